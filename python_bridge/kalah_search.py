@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from .kalah_rules import ENDED, Position, Variants, other, pit_index, play, STANDARD
 
 INFINITY = 100  # larger than any margin (at most 72)
-MIN_DEPTH, MAX_DEPTH = 1, 24
+MIN_DEPTH, MAX_DEPTH = 1, 20  # the PDP-1 keeps a 24-word frame for each ply
 
 
 class SearchError(ValueError):
