@@ -343,6 +343,7 @@ class _Frames:
         self.length = len(data)
         self.words: list[_Word] = []
         self.error: TapeError | None = None
+        self.partial: tuple[int, int] | None = None  # (offset, frames) of a word cut by the end
         value = count = first = 0
         for offset, frame in enumerate(data):
             if frame & DATA_HOLE:
@@ -362,6 +363,7 @@ class _Frames:
                     first, f"word cut short: blank frame at {offset} after {count} of its 3 data frames")
                 return
         if count:
+            self.partial = (first, count)
             self.error = TruncatedTapeError(
                 first, f"tape ends inside a word: {count} of its 3 data frames")
 
@@ -381,6 +383,10 @@ class _Cursor:
 
     def take(self, error: type[TapeError], message: str) -> _Word:
         if not self.more():
+            if self.frames.partial is not None:
+                # Cut in the middle of a word: say where, and what the word was for.
+                offset, count = self.frames.partial
+                raise error(offset, f"{message} (it ends {count} of 3 frames into a word)")
             if self.frames.error is not None:
                 raise self.frames.error
             raise error(self.frames.length, message)
