@@ -77,6 +77,7 @@ EDGE_CASES: dict[str, Pairs] = {
     "duplicate": [(0o100, 1), (0o100, 2), (0o101, 3)],
     "ends at 7777": [(a, 0o777777) for a in range(0o7770, 0o10000)] + [(0, 0o17)],
     "zero words": [(a, 0) for a in range(0o500, 0o520)],
+    "no words": [],
 }
 CASES = {**EDGE_CASES, **{f"seed {s}": generated_pairs(s) for s in (1, 2, 3)}}
 
@@ -331,8 +332,11 @@ def test_wrong_record_types(block_bytes: bytes, rim_bytes: bytes) -> None:
     for index, word, text in [(0, 0o240200, "found 240200 (dac 200)"),
                               (1, 0o220210, "second header word"),
                               (1, 0o320177, "gives -1 words"),
-                              (1, 0o320301, "gives 65 words")]:
+                              (1, 0o320301, "gives 65 words"),
+                              (1, 0o330010, "runs past 7777")]:
         damaged = bytearray(block_bytes)
+        if word == 0o330010:                           # dio 7770 / dio 10010
+            damaged[block.offset:block.offset + 3] = frames_of(0o327770)
         at = block.offset + 3 * index
         damaged[at:at + 3] = frames_of(word)
         error = _error(bytes(damaged))

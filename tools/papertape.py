@@ -453,6 +453,9 @@ def _read_blocks(cursor: _Cursor, tape: Tape) -> _Word:
             raise RecordTypeError(
                 end_word.offset, f"block header dio {first:04o} / dio {end:04o} gives "
                                  f"{count} words (1 to {MAX_BLOCK_WORDS} allowed)")
+        if end > 0o10000:
+            raise RecordTypeError(
+                end_word.offset, f"block header dio {first:04o} / dio {end:04o} runs past 7777")
         words = []
         for n in range(count):
             words.append(cursor.take(
