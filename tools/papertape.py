@@ -360,7 +360,8 @@ class _Frames:
                 return
             elif count:
                 self.error = TruncatedTapeError(
-                    first, f"word cut short: blank frame at {offset} after {count} of its 3 data frames")
+                    first, f"word cut short: blank frame at {offset} after {count} of its "
+                           f"3 data frames")
                 return
         if count:
             self.partial = (first, count)
