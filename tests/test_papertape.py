@@ -142,7 +142,8 @@ def test_start_without_address_punches_no_transfer_word(tmp_path: Path) -> None:
 
 
 def test_several_start_statements(tmp_path: Path) -> None:
-    source = "/ two programs\n100/\n\tlaw 5\n\tstart 100\n/ second title\n200/\n\tlaw 6\n\tstart 200\n"
+    source = ("/ two programs\n100/\n\tlaw 5\n\tstart 100\n"
+              "/ second title\n200/\n\tlaw 6\n\tstart 200\n")
     writer = TapeWriter()
     writer.word(0o100, 0o700005)
     writer.start(0o100)
