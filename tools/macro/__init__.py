@@ -1,0 +1,22 @@
+"""A PDP-1 cross-assembler that reproduces macro1 (simh 3.8.1) byte for byte.
+
+Library use::
+
+    from tools.macro import assemble
+    program = assemble(source_text)          # or [(filename, text), ...]
+    program.words[0o100], program.symbols["go"], program.start, program.tape
+
+Command line (same switches as macro1, plus ``-o DIR``)::
+
+    python -m tools.macro [-d] [-m] [-p] [-r] [-s] [-x] [-S symfile] [-o DIR] file ...
+
+The package: ``assembler`` (passes, statements, pseudo-ops, macros),
+``expressions``, ``scanner`` (line buffer and lexer), ``symbols``, ``listing``,
+``punch`` (tape format), ``symtape`` (symbol tapes), ``source`` (input
+chunking), ``charset`` (macro1's FIO-DEC table), ``messages``, ``program``
+(the result and ``assemble``), ``cli``.
+"""
+
+from .program import Program, SymbolTapeError, assemble
+
+__all__ = ["Program", "SymbolTapeError", "assemble"]
