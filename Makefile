@@ -4,14 +4,24 @@
 PY      := .venv/bin/python
 SETUP   := scripts/bootstrap.sh
 BUILD   := build
+# The Kalah program: one source in several files, assembled together in this order.
+KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
+             pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: setup test bench-ref clean
+.PHONY: setup build test bench-ref clean
 
 setup:
 	@$(SETUP)
 
+## build: assemble the PDP-1 program with the project's assembler -> build/kalah.rim, build/kalah.lst
+build: setup $(BUILD)/kalah.rim
+
+$(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py)
+	@mkdir -p $(BUILD)
+	$(PY) -m tools.macro -o $(BUILD) $(KALAH_SRC)
+
 ## test: the whole suite (the README's test command; .ci/run calls it)
-test: setup
+test: build
 	$(PY) -m pytest -q
 
 ## bench-ref: positions per second of the reference search, depths 4 to 8
