@@ -24,8 +24,6 @@ one transposition-table entry.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from .kalah_rules import NORTH, SOUTH, Position, Variants, pit_index
 
 BITS = 7
@@ -37,18 +35,12 @@ EXTRA = 1  # the last seed fell in the mover's store: the mover moves again
 END = 2  # the game ended: the gain includes the end-of-game sweep
 
 
-class Child(NamedTuple):
-    """One legal move: the pit played (1..m), what it did, and the board after it.
-
-    ``board`` is seen from whoever moves next (the mover again after an extra
-    turn, the opponent after a pass) and is 0 when the game ended.  ``gain`` is
-    the mover's store increase minus the opponent's (the sweep included).
-    """
-
-    pit: int
-    kind: int
-    gain: int
-    board: int
+# One legal move: (pit, kind, gain, board) -- the pit played (1..m), PASS, EXTRA
+# or END, the mover's store increase minus the opponent's (the end-of-game sweep
+# included), and the board after it, seen from whoever moves next (the mover
+# again after an extra turn, the opponent after a pass; 0 when the game ended).
+# A plain tuple, not a NamedTuple: the solver builds millions of them.
+Child = tuple[int, int, int, int]
 
 
 class FastRules:
@@ -139,9 +131,9 @@ class FastRules:
             if ended:
                 if not void:
                     gain += self.side_sum(own) - self.side_sum(theirs)
-                out.append(Child(i + 1, END, gain, 0))
+                out.append((i + 1, END, gain, 0))
             elif extra:
-                out.append(Child(i + 1, EXTRA, gain, after))
+                out.append((i + 1, EXTRA, gain, after))
             else:
-                out.append(Child(i + 1, PASS, gain, theirs | (own << high_shift)))
+                out.append((i + 1, PASS, gain, theirs | (own << high_shift)))
         return out

@@ -38,6 +38,7 @@ class SolveStats:
     passes: int = 0
     table_size: int = 0
     exact_size: int = 0
+    table_clears: int = 0
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Solver:
     m: int
     variants: Variants
     exact_seeds: int = 8
+    max_table: int = 12_000_000  # about 2.5 GB; the machine is shared
     rules: FastRules = field(init=False)
     table: dict[int, tuple[int, int, int]] = field(init=False, default_factory=dict)
     exact_table: dict[int, int] = field(init=False, default_factory=dict)
@@ -64,25 +66,54 @@ class Solver:
             return known
         self.stats.nodes += 1
         best = -1000
-        for child in self.rules.children(board):
-            if child.kind == END:
-                value = child.gain
-            elif child.kind == EXTRA:
-                value = child.gain + self.exact(child.board)
-            else:
-                value = child.gain - self.exact(child.board)
-            if value > best:
-                best = value
+        for _pit, kind, gain, after in self.rules.children(board):
+            if kind == EXTRA:
+                gain += self.exact(after)
+            elif kind == PASS:
+                gain -= self.exact(after)
+            if gain > best:
+                best = gain
         self.exact_table[board] = best
         return best
 
     # --- zero-window search with a bound table -------------------------------
 
     def _ordered(self, board: int, first: int) -> list[Child]:
-        """Children in search order: the table's best pit, extra turns, then by gain."""
+        """Children in search order: the table's best pit, extra turns, then by immediate gain."""
         kids = self.rules.children(board)
-        kids.sort(key=lambda c: (c.pit != first, c.kind != EXTRA, -c.gain))
+        kids.sort(key=_order_key, reverse=True)
+        if first and kids[0][0] != first:
+            for index, child in enumerate(kids):
+                if child[0] == first:
+                    kids.insert(0, kids.pop(index))
+                    break
         return kids
+
+    def _transposition_cut(self, kids: list[Child], beta: int) -> tuple[int, int] | None:
+        """Enhanced transposition cut-off: a child whose known bounds already reach ``beta``.
+
+        Looking all children up before searching any of them finds cut-offs
+        that the first child in move order would only find after a search.
+        Returns (a lower bound >= beta, its pit), or None.
+        """
+        table, exact_table = self.table, self.exact_table
+        for pit, kind, gain, after in kids:
+            if kind == END:
+                if gain >= beta:
+                    return gain, pit
+                continue
+            known = exact_table.get(after)
+            if known is not None:
+                lower = upper = known
+            else:
+                entry = table.get(after)
+                if entry is None:
+                    continue
+                lower, upper = entry[0], entry[1]
+            value = gain + lower if kind == EXTRA else gain - upper
+            if value >= beta:
+                return value, pit
+        return None
 
     def bound(self, board: int, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta value of ``board`` within (alpha, beta)."""
@@ -102,18 +133,21 @@ class Solver:
         if lower == upper:
             return lower
         self.stats.nodes += 1
+        kids = self._ordered(board, first)
+        cut = self._transposition_cut(kids, beta)
+        if cut is not None:
+            value, pit = cut
+            self.table[board] = (max(lower, value), upper, pit)
+            return value
         a, b = max(alpha, lower), min(beta, upper)
         best, best_pit = -1000, first
-        for child in self._ordered(board, first):
-            gain = child.gain
-            if child.kind == END:
-                value = gain
-            elif child.kind == EXTRA:
-                value = gain + self.bound(child.board, a - gain, b - gain)
-            else:
-                value = gain - self.bound(child.board, gain - b, gain - a)
-            if value > best:
-                best, best_pit = value, child.pit
+        for pit, kind, gain, after in kids:
+            if kind == EXTRA:
+                gain += self.bound(after, a - gain, b - gain)
+            elif kind == PASS:
+                gain -= self.bound(after, gain - b, gain - a)
+            if gain > best:
+                best, best_pit = gain, pit
                 if best >= b:
                     break
                 if best > a:
@@ -125,7 +159,11 @@ class Solver:
             upper = min(upper, best)
         else:
             lower = upper = best
-        self.table[board] = (lower, upper, best_pit)
+        table = self.table
+        if len(table) >= self.max_table:
+            table.clear()  # forgetting bounds costs time, never correctness
+            self.stats.table_clears += 1
+        table[board] = (lower, upper, best_pit)
         return best
 
     def value(self, board: int, guess: int = 0) -> int:
@@ -155,13 +193,13 @@ class Solver:
         The board is seen from North (the side to move) unless the game is over.
         """
         outcomes: list[tuple[int, int, bool]] = []
-        for child in self.rules.children(board):
-            if child.kind == END:
-                outcomes.append((gained + child.gain, 0, True))
-            elif child.kind == EXTRA:
-                outcomes.extend(self.first_turns(child.board, gained + child.gain))
+        for _pit, kind, gain, after in self.rules.children(board):
+            if kind == END:
+                outcomes.append((gained + gain, 0, True))
+            elif kind == EXTRA:
+                outcomes.extend(self.first_turns(after, gained + gain))
             else:
-                outcomes.append((gained + child.gain, child.board, False))
+                outcomes.append((gained + gain, after, False))
         return outcomes
 
     def pie_value(self, board: int) -> int:
@@ -180,6 +218,11 @@ class Solver:
             else:
                 best = max(best, -abs(self.value(after, guess=gained) - gained))
         return best
+
+
+def _order_key(child: Child) -> int:
+    """Extra turns first (they keep the initiative), then the larger immediate gain."""
+    return child[2] + (100 if child[1] == EXTRA else 0)
 
 
 def default_exact_seeds(m: int) -> int:
