@@ -23,7 +23,9 @@ INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
 
 
 def _int_arg(text: str, what: str) -> int:
-    if not (text.isascii() and text.lstrip("-").isdigit()):
+    """A decimal integer with at most one leading minus sign (range checks are the rules' job)."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
         raise UsageError(f"{what} must be a number, not {text!r}")
     return int(text)
 
