@@ -8,6 +8,7 @@ import sys
 # command name -> module holding its ``main(argv) -> int``
 COMMANDS = {
     "ref": "ref_cli",
+    "fuzz": "diag_fuzz",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"
