@@ -313,7 +313,7 @@ def positions(draw: st.DrawFn) -> Position:
     return Position(tuple(pits[:m]) + (stores[0],) + tuple(pits[m:]) + (stores[1],), side)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=200, deadline=None, derandomize=True)
 @given(positions(), variants_strategy, st.data())
 def test_random_play_invariants(position: Position, variants: Variants, data: st.DataObject) -> None:
     for _ in range(40):
