@@ -162,6 +162,7 @@ class Simh:
         self.config = config
         self.timeout = timeout
         self.transcript = ""
+        self._carry = ""
         self.running = False
         self.child = pexpect.spawn(
             binary,
@@ -374,6 +375,7 @@ class Simh:
         self.child.send(cmd + "\r")
         self.child.expect_exact(cmd + "\r\n", timeout=self.timeout)
         self._consume()
+        self._carry = ""
         self.running = True
 
     def stop(self) -> int | None:
@@ -395,6 +397,38 @@ class Simh:
             raise SimhError("typing while the machine is stopped would be lost", self.tail())
         self.child.send(keys)
 
+    def read_some(self, timeout: float) -> str:
+        """Return the output that arrives next (waiting up to ``timeout`` for the first of it).
+
+        For live display: raises MachineStopped if SIMH reports a stop in it,
+        SimhDied at end of file, SimhTimeout if nothing at all comes.
+        """
+        if not self.running:
+            raise SimhError("the machine is not running", self.tail())
+        try:
+            if self.child.buffer:  # output that arrived with an earlier match comes first
+                text, self.child.buffer = self.child.buffer, ""
+            else:
+                text = self.child.read_nonblocking(4096, timeout=timeout)
+        except pexpect.TIMEOUT:
+            raise SimhTimeout(f"no output from the PDP-1 for {timeout:.0f} s", self.tail()) from None
+        except pexpect.EOF:
+            self.running = False
+            raise SimhDied("the pdp1 process exited", self.tail()) from None
+        self._record(text)
+        window = self._carry + text  # a stop message may arrive split over two reads
+        self._carry = window[-120:]
+        stop = _STOP_RE.search(window)
+        if stop:
+            self.running = False
+            try:
+                self._expect_prompt(2)
+            except SimhError:
+                pass
+            raise _STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
+                                               self.tail())
+        return text
+
     def drain(self, seconds: float = 0.05) -> str:
         """Collect whatever output arrives within ``seconds`` (for live display)."""
         got = []
@@ -404,7 +438,10 @@ class Simh:
             if left <= 0:
                 break
             try:
-                chunk = self.child.read_nonblocking(4096, timeout=left)
+                if self.child.buffer:
+                    chunk, self.child.buffer = self.child.buffer, ""
+                else:
+                    chunk = self.child.read_nonblocking(4096, timeout=left)
             except pexpect.TIMEOUT:
                 break
             except pexpect.EOF:
