@@ -1,0 +1,54 @@
+"""The Kalah program's tape: the project's assembler and macro1 agree, and it fits a 1960 PDP-1."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from python_bridge.kalah_machine import ROOT, source_paths
+from tools.macro import assemble
+
+LOADER_START = 0o7751
+
+
+def _assemble_with_macro1(workdir: Path) -> tuple[bytes, str]:
+    """macro1 writes its outputs beside the first source, so it works on copies."""
+    names = []
+    for path in source_paths():
+        (workdir / path.name).write_bytes(path.read_bytes())
+        names.append(path.name)
+    result = subprocess.run(["/usr/bin/macro1", *names], cwd=workdir, capture_output=True,
+                            timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr.decode()
+    return (workdir / "kalah.rim").read_bytes(), (workdir / "kalah.lst").read_text("latin-1")
+
+
+def _python_program():
+    return assemble([(str(p.relative_to(ROOT)), p.read_bytes()) for p in source_paths()])
+
+
+def test_tools_macro_and_macro1_punch_the_same_tape(tmp_path: Path) -> None:
+    # the listing names no files, but error messages would: give both the same names
+    program = assemble([(p.name, p.read_bytes()) for p in source_paths()])
+    assert program.ok, program.messages
+    tape, listing = _assemble_with_macro1(tmp_path)
+    assert program.tape == tape
+    assert program.listing == listing
+
+
+def test_the_program_fits_below_the_read_in_loader() -> None:
+    program = _python_program()
+    assert program.ok, program.messages
+    assert max(program.words) < LOADER_START
+    assert program.symbols["cend"] <= LOADER_START  # the buffers too
+    assert program.start == program.symbols["go"]
+
+
+def test_period_style_labels_and_no_multiply_divide() -> None:
+    program = _python_program()
+    assert all(len(name) <= 6 for name in program.symbols), [n for n in program.symbols if len(n) > 6]
+    for path in source_paths():
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("/", 1)[0] if not line.startswith("/") else ""
+            assert not re.search(r"\b(mul|div|mus|dis)\b", code), f"{path.name}:{number}: {line}"
