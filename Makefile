@@ -8,7 +8,7 @@ BUILD   := build
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: setup build test bench-ref clean
+.PHONY: setup build test bench-ref fuzz-asm compare-asm clean
 
 setup:
 	@$(SETUP)
@@ -27,6 +27,18 @@ test: build
 ## bench-ref: positions per second of the reference search, depths 4 to 8
 bench-ref: setup
 	$(PY) -m python_bridge.bench_reference
+
+## fuzz-asm: N random programs (seed SEED) assembled by macro1 and tools.macro must match
+fuzz-asm: N ?= 2000
+fuzz-asm: SEED ?= 1962
+fuzz-asm: setup
+	MACRO_FUZZ_COUNT=$(N) MACRO_FUZZ_SEED=$(SEED) MACRO_FUZZ_SAVE=$(BUILD)/fuzz-asm \
+	    $(PY) -m pytest -q tests/test_macro_generative.py
+
+## compare-asm: compare macro1 and tools.macro on every .mac file under DIR (OPTS="-r" etc.)
+compare-asm: setup
+	@test -n "$(DIR)" || { echo "usage: make compare-asm DIR=folder [OPTS=-r]"; exit 2; }
+	$(PY) tests/tools/compare_assemblers.py "$(DIR)" --options="$(OPTS)"
 
 clean:
 	rm -rf $(BUILD) .pytest_cache
