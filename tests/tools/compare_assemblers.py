@@ -117,7 +117,8 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
 def _prepare(case: Case, workdir: Path, symtape: bytes | None) -> dict[str, bytes]:
     """Copy the case's inputs into ``workdir``; return the inputs so they can be excluded."""
     workdir.mkdir(parents=True, exist_ok=True)
-    for rel in case.files:
+    # option values that name corpus files (e.g. "-S some.file") are inputs too
+    for rel in (*case.files, *(o for o in case.options if not o.startswith("-"))):
         src = case.base_dir / rel
         if src.is_file():
             dst = workdir / rel
