@@ -110,6 +110,17 @@ class Gen:
     constants_blocks: int = 0
     loc: int = 4
     in_macro: bool = False
+    in_repeat: bool = False        # repeated text: a radix switch would change later rounds
+    split_points: list[int] = field(default_factory=list)  # where a second file may begin
+
+    # ------------------------------------------------------------- retry bookkeeping
+    def snapshot(self) -> tuple[set[str], bool]:
+        """State that generating an expression changes, for text that may be discarded."""
+        return set(self.used_vars), self.decimal
+
+    def restore(self, saved: tuple[set[str], bool]) -> None:
+        """Forget a discarded attempt: no first use of a variable, no radix switch."""
+        self.used_vars, self.decimal = set(saved[0]), saved[1]
 
     # -------------------------------------------------------------- names and numbers
     def fresh(self, lo: int = 1, hi: int = 6) -> str:
@@ -192,6 +203,11 @@ class Gen:
             if op == "*":
                 parts.append("*" + self.small(0o77))
                 continue
+            if not (self.in_macro or self.in_repeat) and op in "+ " and self.rnd.random() < 0.04:
+                # a radix switch inside an expression: worth 0, and it stays in force
+                self.decimal = self.rnd.random() < 0.5
+                parts.append(op + ("decimal" if self.decimal else "octal"))
+                continue
             nxt = self.term(depth, allow_forward)
             if op == " " and nxt.startswith("-") and self.rnd.random() < 0.5:
                 op = ""                    # "a -b": space then unary minus
@@ -203,11 +219,11 @@ class Gen:
                     limit: int = 30) -> str:
         """An expression that may be followed by more text (no unclosed literal)."""
         while True:
-            saved = set(self.used_vars)
+            saved = self.snapshot()
             text = self.expr(depth, allow_forward)
             if text.count("(") == text.count(")") and len(text) <= limit:
                 return text
-            self.used_vars = saved         # discarded text must not count as a first use
+            self.restore(saved)            # discarded text must leave no trace
 
     def const_expr(self) -> str:
         """An expression with the same value in both passes (origins, repeat counts).
@@ -251,14 +267,27 @@ class Gen:
     def short_expr(self, limit: int = 40) -> str:
         """An expression short enough that no line passes macro1's 94-character limit."""
         while True:
-            saved = set(self.used_vars)
+            saved = self.snapshot()
             text = self.expr()
             if len(text) <= limit:
                 return text
-            self.used_vars = saved         # discarded text must not count as a first use
+            self.restore(saved)            # discarded text must leave no trace
 
-    def text_stmt(self) -> str:
+    def with_second_statement(self, stmt: str, room: int = 80) -> str:
+        """Append a tab and another instruction if the line stays well under 94 characters."""
+        saved = self.snapshot()
+        extra = self.instruction()
+        if len(stmt) + 1 + len(extra) <= room:
+            return stmt + "\t" + extra
+        self.restore(saved)
+        return stmt
+
+    def text_stmt(self, multiline: bool = False) -> str:
+        """text with a delimiter absent from the string; optionally across a line end."""
         body = "".join(self.rnd.choice(TEXT_CHARS) for _ in range(self.rnd.randint(0, 14)))
+        if multiline:
+            body += "\n" + "".join(self.rnd.choice(TEXT_CHARS)
+                                   for _ in range(self.rnd.randint(0, 8)))
         delim = self.rnd.choice([d for d in TEXT_DELIMS if d not in body])
         return f"text {delim}{body}{delim}"
 
@@ -316,12 +345,13 @@ class Gen:
     def macro_call(self) -> None:
         mac = self.rnd.choice(self.macros)
         nargs = mac.nargs + (1 if self.rnd.random() < 0.1 else 0) - (1 if self.rnd.random() < 0.1 else 0)
-        args = [self.closed_expr(1) for _ in range(max(nargs, 0))]
+        args = [self.closed_expr(1, limit=20) for _ in range(max(nargs, 0))]
         sep = self.rnd.choice([",", ", "])
         self.emit(f"\t{mac.name} {sep.join(args)}".rstrip(), 6)
 
     def line(self) -> None:
         """One source line chosen from the dialect's statement forms."""
+        self.split_points.append(len(self.lines))
         r = self.rnd.random()
         label = ""
         if self.rnd.random() < 0.25:
@@ -331,13 +361,13 @@ class Gen:
         if r < 0.50:
             stmt = self.instruction()
             if self.rnd.random() < 0.1 and stmt.count("(") == stmt.count(")"):
-                stmt += "\t" + self.instruction()
+                stmt = self.with_second_statement(stmt)
                 self.loc += 1
             if self.rnd.random() < 0.15 and stmt.count("(") == stmt.count(")"):
                 stmt += self.comment()
             self.emit(f"{label}\t{stmt}")
         elif r < 0.57:
-            self.emit(f"{label}\t{self.text_stmt()}", 8)
+            self.emit(f"{label}\t{self.text_stmt(self.rnd.random() < 0.1)}", 8)
         elif r < 0.61:
             self.emit(f"{label}\t{self.flexo_stmt()}")
         elif r < 0.67 and not label:
@@ -352,17 +382,21 @@ class Gen:
         elif r < 0.73 and not label:
             # a count made of numbers only: the same in both passes, never zero by chance
             count = self.number(1, 0o17) if self.rnd.random() < 0.9 else "0"
-            saved = set(self.used_vars)
+            saved = self.snapshot()
+            self.in_repeat = True
             kind = self.rnd.random()
             body = (self.instruction() if kind < 0.6 else "law ." if kind < 0.8
                     else self.flexo_stmt())
             if body.count("(") != body.count(")"):
                 body = "law ."
-                self.used_vars = set(saved)
+                self.restore(saved)
             if self.rnd.random() < 0.2:
-                body += "\t" + self.instruction()
+                body = self.with_second_statement(body)
+            self.in_repeat = False
             if count == "0":
-                self.used_vars = saved     # a body repeated no times defines nothing
+                self.restore(saved)        # a body repeated no times defines nothing
+            elif self.rnd.random() < 0.15 and len(body) < 60:
+                body = f"repeat {self.number(1, 3)}, {body}"   # nested repeat
             comma = self.rnd.choice([",", ", "])   # "repeat 4 law 3" would count 700007
             self.emit(f"\trepeat {count}{comma}{body}", 16 + 16)
         elif r < 0.78 and not label:
@@ -375,7 +409,11 @@ class Gen:
         elif r < 0.86 and not label:
             self.lines.append(self.comment().lstrip("\t"))
         elif r < 0.88 and not label:
-            self.lines.append("")
+            self.lines.append(self.rnd.choice(["", "", "", "\f", "\f/ new page"]))
+        elif r < 0.885 and not label and not self.literals_pending:
+            # start in mid-program: the jmp is punched here and the next line is a title
+            self.lines.append(f"\tstart {self.rnd.choice(self.labels)}")
+            self.lines.append(f"/ a further title after start {len(self.lines)}")
         elif r < 0.91 and self.constants_blocks < 5 and not label:
             self.lines.append("\tconstants")
             self.constants_blocks += 1
@@ -423,10 +461,24 @@ class Gen:
         return "\n".join(self.lines) + "\n"
 
 
-def generate(seed: int, index: int) -> tuple[str, tuple[str, ...]]:
-    """Program ``index`` of run ``seed``, and the options to assemble it with."""
+def generate(seed: int, index: int) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
+    """Program ``index`` of run ``seed`` as (file name, text) pairs, and its options.
+
+    Most programs are one file; some are split in two at a statement boundary (the
+    second file's first line is then a title, as macro1 requires), and a few use
+    CR LF line ends.
+    """
     rnd = random.Random(f"macro1-fuzz:{seed}:{index}")
-    source = Gen(rnd).program(index)
+    gen = Gen(rnd)
+    source = gen.program(index)
+    files = [("gen.mac", source)]
+    if rnd.random() < 0.1 and gen.split_points:
+        cut = rnd.choice(gen.split_points)
+        files = [("gen.mac", "\n".join(gen.lines[:cut]) + "\n"),
+                 ("part2.mac", f"/ part two of program {index}\n"
+                  + "\n".join(gen.lines[cut:]) + "\n")]
+    if rnd.random() < 0.05:
+        files = [(name, text.replace("\n", "\r\n")) for name, text in files]
     options: tuple[str, ...] = ()
     r = rnd.random()
     if r < 0.15:
@@ -439,7 +491,7 @@ def generate(seed: int, index: int) -> tuple[str, tuple[str, ...]]:
         options = ("-x",)
     elif r < 0.30:
         options = ("-s",)
-    return source, options
+    return files, options
 
 
 # ---------------------------------------------------------------------------- running
@@ -472,12 +524,13 @@ def run_python_inprocess(case: "ca.Case", workdir: Path) -> "ca.Outcome":
 def check_program(seed: int, index: int, root: Path,
                   runner: Callable[["ca.Case", Path], "ca.Outcome"]) -> list[str]:
     """Assemble program ``index`` with both assemblers; the differences, if any."""
-    source, options = generate(seed, index)
+    files, options = generate(seed, index)
     folder = root / f"p{index}"
     (folder / "src").mkdir(parents=True)
-    (folder / "src" / "gen.mac").write_text(source)
-    case = ca.Case(name=f"gen{index}", files=("gen.mac",), options=options,
-                   base_dir=folder / "src")
+    for name, text in files:
+        (folder / "src" / name).write_bytes(text.encode("ascii"))
+    case = ca.Case(name=f"gen{index}", files=tuple(name for name, _ in files),
+                   options=options, base_dir=folder / "src")
     expected = ca.run_macro1(case, folder / "macro1")
     if expected.returncode != 0:
         return [f"generator bug: macro1 rejected the program (exit {expected.returncode}):\n"
@@ -496,6 +549,15 @@ def test_generator_is_deterministic() -> None:
     assert generate(SEED, 7) != generate(SEED, 8)
 
 
+def test_generated_lines_fit_macro1_buffer() -> None:
+    """macro1 reads at most 94 characters a line and silently splits longer ones; the
+    generator stays below that so its programs mean what they say."""
+    for index in range(START, START + min(COUNT, 200)):
+        files, _ = generate(SEED, index)
+        for _, text in files:
+            assert max(len(line) for line in text.replace("\r", "").split("\n")) <= 90
+
+
 def test_random_programs_match_macro1(tmp_path: Path) -> None:
     """COUNT random programs (default 300) give identical outputs with both assemblers."""
     runner = ca.run_python if SUBPROCESS else run_python_inprocess
@@ -507,16 +569,19 @@ def test_random_programs_match_macro1(tmp_path: Path) -> None:
             if SAVE:
                 save = Path(SAVE)
                 save.mkdir(parents=True, exist_ok=True)
-                source, options = generate(SEED, index)
-                (save / f"seed{SEED}_prog{index}.mac").write_text(source)
+                files, options = generate(SEED, index)
+                for name, text in files:
+                    (save / f"seed{SEED}_prog{index}_{name}").write_bytes(text.encode("ascii"))
                 (save / f"seed{SEED}_prog{index}.txt").write_text(
-                    f"options: {' '.join(options)}\n" + "\n".join(problems) + "\n")
+                    f"macro1 {' '.join(options)} {' '.join(n for n, _ in files)}\n"
+                    + "\n".join(problems) + "\n")
     if failures:
         report = [f"{len(failures)} of {COUNT} generated programs differ "
                   f"(seed {SEED}; replay one with MACRO_FUZZ_SEED={SEED} "
                   f"MACRO_FUZZ_START=<index> MACRO_FUZZ_COUNT=1):"]
         for index, problems in failures[:3]:
-            source, options = generate(SEED, index)
+            files, options = generate(SEED, index)
+            source = "".join(f"=== {name}\n{text}" for name, text in files)
             shown = source if len(source) < 3000 else source[:3000] + "...\n"
             report.append(f"--- program {index} (options {' '.join(options) or 'none'}):\n"
                           f"{shown}--- differences:\n" + "\n".join(problems))
