@@ -14,6 +14,7 @@ the tapes must be identical, and the docstrings say so.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -43,10 +44,16 @@ MAX_MACRO_LENGTH = 8192
 MAX_MACROS = 1024
 SYMBOL_TABLE_SIZE = 8192
 MAX_SAVED_ERRORS = 20
+MAX_MACRO_NESTING = 10000      #: not macro1's: it recurses until memory runs out
 
 
 class Fatal(Exception):
-    """macro1 gives up here (it exits, or would loop for ever); the message says why."""
+    """macro1 gives up here (it exits, or would loop for ever); the message says why
+    and ``status`` is the exit status macro1 gives (1 where it would hang)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -90,6 +97,7 @@ class MacroCall:
     saved_line: bytes
     saved_cc: int
     outer: "MacroCall | None"
+    depth: int
     position: int = 0
 
     def finished(self) -> bool:
@@ -100,11 +108,17 @@ class MacroCall:
 class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
     """Assemble a source (one or more named files) the way macro1 does."""
 
-    def __init__(self, files: list[tuple[str, bytes]], options: Options | None = None) -> None:
+    def __init__(self, files: list[tuple[str, bytes | None]], options: Options | None = None,
+                 reader: Callable[[str], bytes | None] | None = None,
+                 before_pass2: Callable[[], None] | None = None) -> None:
+        """``files`` are (name, contents); ``reader`` re-reads a file by name at each
+        pass and ``before_pass2`` runs where macro1 creates its output files (the
+        command line uses both to behave like macro1 on the file system)."""
         if not files:
             raise ValueError("no source files")
         self.options = options or Options()
-        self.source = SourceFiles(files)
+        self.source = SourceFiles(files, reader)
+        self.before_pass2 = before_pass2
         self.filename = os.path.basename(files[0][0])
         self.symtab = SymbolTable()
         self.punch = TapePunch(self.options.rim)
@@ -170,6 +184,8 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         self.pass_number = 1
         self.one_pass()
 
+        if self.before_pass2 is not None:
+            self.before_pass2()
         self.listing_on = True
         self.punch.enabled = True
         self.punch.leader()
@@ -225,6 +241,7 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         self.radix = 8
         self.end_of_input = False
         self.source.rewind()
+        self.check_open()
         while True:
             self.read_line()
             if self.end_of_input:
@@ -232,6 +249,10 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
             self.process_line()
 
     # -- input -------------------------------------------------------------------
+
+    def check_open(self) -> None:
+        if self.source.current_missing():
+            raise Fatal('macro1: cannot open "%s"' % self.source.current_name(), 255)
 
     def read_line(self) -> None:
         """List the line just done, then fetch the next: from the macro being
@@ -272,9 +293,13 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
                 break
             if self.source.next_file():
                 self.title_set = False
+                self.check_open()
                 continue
+            # At the end macro1 reprocesses its stale read buffer, of which only the
+            # first eight bytes survive (the rest is overwritten by a pointer that
+            # differs from run to run); they show only after an unterminated text.
             self.end_of_input = True
-            chunk = self.last_chunk
+            chunk = self.last_chunk[:8]
             break
         text = bytearray()
         form_feed = False
@@ -764,7 +789,11 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         while number <= definition.nargs:
             args[number].value = 0
             number += 1
-        self.macro = MacroCall(definition, self.current_text(), self.cc, self.macro)
+        depth = self.macro.depth + 1 if self.macro is not None else 1
+        if depth > MAX_MACRO_NESTING:
+            raise Fatal("macro calls nested %d deep: a macro that calls itself makes "
+                        "macro1 expand it until memory runs out" % MAX_MACRO_NESTING)
+        self.macro = MacroCall(definition, self.current_text(), self.cc, self.macro, depth)
         return True
 
     # -- other outputs -----------------------------------------------------------

@@ -19,7 +19,7 @@ from .assembler import Options
 from .program import run_assembler
 from .symtape import SymbolTapeError, read_symbol_tape
 
-PROGRAM = "tools.macro"
+PROGRAM = "macro1"      #: the name macro1's messages carry (its argv[0])
 
 USAGE = """\
  -d -- dump symbol table
@@ -29,7 +29,6 @@ USAGE = """\
  -s -- output symbol punch tape to file
  -S file -- read symbol punch tape
  -x -- output cross reference to file
- -o dir -- write the outputs in dir
 """
 
 
@@ -53,7 +52,7 @@ def parse(argv: Sequence[str]) -> tuple[Options, str | None, list[str]]:
     options = Options()
     out_dir: str | None = None
     index = 0
-    while index < len(argv) and argv[index].startswith("-") and argv[index] != "-":
+    while index < len(argv) and argv[index].startswith("-"):
         switches = argv[index]
         index += 1
         for letter in switches[1:]:
@@ -69,25 +68,30 @@ def parse(argv: Sequence[str]) -> tuple[Options, str | None, list[str]]:
                 options.permanent_symbols = True
             elif letter == "x":
                 options.cross_reference = True
-            elif letter in "So":
+            elif letter == "o":
                 if index >= len(argv):
-                    raise Usage("%s: -%s needs an argument\n" % (PROGRAM, letter), 255)
-                value = argv[index]
+                    raise Usage("%s: -o needs a folder\n" % PROGRAM, 255)
+                out_dir = argv[index]
                 index += 1
-                if letter == "o":
-                    out_dir = value
-                else:
-                    try:
-                        with open(value, "rb") as handle:
-                            tape = handle.read()
-                        read_symbol_tape(tape)
-                        options.symbol_tapes.append(tape)
-                    except OSError as problem:
-                        raise Usage("%s: %s\n" % (value, problem.strerror), 1) from None
-                    except SymbolTapeError:
-                        raise Usage("error reading symbol file %s\n" % value, 1) from None
+            elif letter == "S":
+                if index >= len(argv):
+                    raise Usage("Bad address\n", 1)      # macro1 opens a NULL name
+                name = argv[index]
+                index += 1
+                try:
+                    with open(name, "rb") as handle:
+                        tape = handle.read()
+                except OSError as problem:
+                    raise Usage("%s: %s\n" % (name, problem.strerror), 1) from None
+                try:
+                    read_symbol_tape(tape)
+                except SymbolTapeError:
+                    raise Usage("error reading symbol file %s\n" % name, 1) from None
+                options.symbol_tapes.append(tape)
             else:
-                raise Usage("%s: unknown flag: %s\n%s" % (PROGRAM, switches, USAGE), 255)
+                # macro1 names the argument *after* the bad switch (or "(null)")
+                shown = argv[index] if index < len(argv) else "(null)"
+                raise Usage("%s: unknown flag: %s\n%s" % (PROGRAM, shown, USAGE), 255)
     files = list(argv[index:])
     if not files:
         raise Usage("%s:  no input file specified\n" % PROGRAM, 255)
@@ -101,29 +105,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Usage as problem:
         sys.stderr.write(str(problem))
         return problem.status
-    files = []
-    for path in paths:
-        try:
-            with open(path, "rb") as handle:
-                files.append((path, handle.read()))
-        except OSError:
-            sys.stderr.write('%s: cannot open "%s"\n' % (PROGRAM, path))
-            return 255
     stem = output_stem(paths[0])
     if out_dir is not None:
         os.makedirs(out_dir, exist_ok=True)
         stem = os.path.join(out_dir, os.path.basename(stem))
-    assembler, fatal = run_assembler(files, options)
+
+    def create_outputs() -> None:
+        # macro1 creates (truncates) its tape and listing between the passes;
+        # a source that is one of them reads as empty in pass 2.
+        for suffix in (".rim", ".lst"):
+            with open(stem + suffix, "wb"):
+                pass
+
+    assembler, fatal = run_assembler([(path, None) for path in paths], options,
+                                     read_source, create_outputs)
     sys.stderr.write("".join(assembler.stderr))
-    if fatal:
-        sys.stderr.write(fatal + "\n")
-    if assembler.pass_number == 2 or not fatal:
-        with open(stem + ".lst", "w", encoding="latin-1", newline="") as handle:
-            handle.write("".join(assembler.listing))
+    if fatal is not None:
+        sys.stderr.write("%s\n" % fatal)
+        if assembler.pass_number == 2:          # macro1 leaves what it wrote so far
+            write_text(stem + ".lst", "".join(assembler.listing))
+            with open(stem + ".rim", "wb") as handle:
+                handle.write(assembler.punch.data)
+        return fatal.status
+    write_text(stem + ".lst", "".join(assembler.listing))
     if assembler.permanent_text is not None:
-        with open(stem + ".prm", "w", encoding="latin-1", newline="") as handle:
-            handle.write(assembler.permanent_text)
-    if fatal or assembler.tape is None:
+        write_text(stem + ".prm", assembler.permanent_text)
+    if assembler.tape is None:
         if os.path.exists(stem + ".rim"):
             os.remove(stem + ".rim")
         return 1
@@ -133,3 +140,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(stem + ".sym", "wb") as handle:
             handle.write(assembler.symbol_tape)
     return 0
+
+
+def read_source(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def write_text(path: str, text: str) -> None:
+    """Write listing text byte for byte (the source's bytes pass through unchanged)."""
+    with open(path, "wb") as handle:
+        handle.write(text.encode("latin-1"))

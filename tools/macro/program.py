@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .assembler import Assembler, Diagnostic, Fatal, Options
@@ -59,13 +59,16 @@ def _as_files(source: Source, name: str) -> list[tuple[str, bytes]]:
     return files
 
 
-def run_assembler(files: list[tuple[str, bytes]], options: Options) -> tuple[Assembler, str | None]:
-    """Run an assembly; return the assembler and the fatal message, if it stopped."""
-    assembler = Assembler(files, options)
+def run_assembler(files: list[tuple[str, bytes | None]], options: Options,
+                  reader: Callable[[str], bytes | None] | None = None,
+                  before_pass2: Callable[[], None] | None = None
+                  ) -> tuple[Assembler, Fatal | None]:
+    """Run an assembly; return the assembler and, if it stopped short, why."""
+    assembler = Assembler(files, options, reader, before_pass2)
     try:
         assembler.run()
     except Fatal as stop:
-        return assembler, str(stop)
+        return assembler, stop
     return assembler, None
 
 
@@ -103,11 +106,11 @@ def assemble(source: Source, *, name: str = "source.mac", symbol_table: bool = F
         listing="".join(assembler.listing),
         tape=None if fatal else assembler.tape,
         errors=list(assembler.diagnostics),
-        messages="".join(assembler.stderr) + (fatal + "\n" if fatal else ""),
+        messages="".join(assembler.stderr) + (f"{fatal}\n" if fatal else ""),
         title=assembler.title.decode("latin-1"),
         symbol_tape=None if fatal else assembler.symbol_tape,
         permanent_symbols=assembler.permanent_text,
-        fatal=fatal,
+        fatal=str(fatal) if fatal else None,
         undefined=undefined,
     )
 

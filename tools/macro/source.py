@@ -8,26 +8,36 @@ chunking over one or more in-memory files.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 CHUNK = 94          #: bytes per read at most (fgets into char[95])
 
 
 class SourceFiles:
-    """The source files in order, handed out one ``fgets`` chunk at a time."""
+    """The source files in order, handed out one ``fgets`` chunk at a time.
 
-    def __init__(self, files: Sequence[tuple[str, bytes]]) -> None:
+    ``files`` are ``(name, contents)``, contents None for a file that cannot be
+    read.  With a ``reader`` (name -> contents or None) every pass reads the
+    files afresh, as macro1 does: a source that is also an output file (say
+    ``x.lst``) is empty in pass 2, because the outputs are created before it.
+    """
+
+    def __init__(self, files: Sequence[tuple[str, bytes | None]],
+                 reader: Callable[[str], bytes | None] | None = None) -> None:
         self.files = list(files)
+        self.reader = reader
         self.index = 0
         self.offset = 0
 
     def rewind(self) -> None:
+        if self.reader is not None:
+            self.files = [(name, self.reader(name)) for name, _ in self.files]
         self.index = 0
         self.offset = 0
 
     def read_chunk(self) -> bytes | None:
         """The next chunk of the current file, or None at its end."""
-        data = self.files[self.index][1]
+        data = self.files[self.index][1] or b""
         start = self.offset
         if start >= len(data):
             return None
@@ -43,3 +53,9 @@ class SourceFiles:
         self.index += 1
         self.offset = 0
         return True
+
+    def current_missing(self) -> bool:
+        return self.files[self.index][1] is None
+
+    def current_name(self) -> str:
+        return self.files[self.index][0]
