@@ -44,6 +44,7 @@ MAX_MACRO_LENGTH = 8192
 MAX_MACROS = 1024
 SYMBOL_TABLE_SIZE = 8192
 MAX_SAVED_ERRORS = 20
+FULL_LINE = 1 << 30
 MAX_MACRO_NESTING = 10000      #: not macro1's: it recurses until memory runs out
 
 
@@ -254,9 +255,14 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         if self.source.current_missing():
             raise Fatal('macro1: cannot open "%s"' % self.source.current_name(), 255)
 
-    def read_line(self) -> None:
+    def read_line(self, stale_bytes: int = 0) -> None:
         """List the line just done, then fetch the next: from the macro being
-        expanded (a "line" there ends at a tab or newline), else from the source."""
+        expanded (a "line" there ends at a tab or newline), else from the source.
+
+        ``stale_bytes``: how much of the last source line macro1's buffer still
+        holds when the input ends during this call (measured: none for the main
+        loop, all of it inside ``define``, eight bytes inside ``text``).
+        """
         self.list_current_line()
         self.error_in_line = False
         call = self.macro
@@ -295,11 +301,11 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
                 self.title_set = False
                 self.check_open()
                 continue
-            # At the end macro1 reprocesses its stale read buffer, of which only the
-            # first eight bytes survive (the rest is overwritten by a pointer that
-            # differs from run to run); they show only after an unterminated text.
+            # At the end macro1 reprocesses its stale read buffer (a local array):
+            # how much of the last line survives depends on who called (see
+            # ``stale_bytes``); it shows after an unterminated define or text.
             self.end_of_input = True
-            chunk = self.last_chunk[:8]
+            chunk = self.last_chunk[:stale_bytes]
             break
         text = bytearray()
         form_feed = False
@@ -674,7 +680,7 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         if self.cc >= self.maxcc:
             if delimiter == -1:
                 return -1, case
-            self.read_line()
+            self.read_line(8)
             if self.end_of_input:
                 return -1, case
         char = line[self.cc]
@@ -707,7 +713,7 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         while line[self.lexstart] in (SPACE, TAB):
             self.advance()
         if IS_END[line[self.lexstart]]:
-            self.read_line()
+            self.read_line(FULL_LINE)
             self.advance()
             while line[self.lexstart] in (SPACE, TAB):
                 self.advance()
@@ -740,7 +746,7 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
             self.define_symbol(names[0], index, MACRO, name_column)
         body = bytearray()
         while True:
-            self.read_line()
+            self.read_line(FULL_LINE)
             if self.end_of_input:
                 break
             self.advance()

@@ -82,15 +82,15 @@ def parse(argv: Sequence[str]) -> tuple[Options, str | None, list[str]]:
                     with open(name, "rb") as handle:
                         tape = handle.read()
                 except OSError as problem:
-                    raise Usage("%s: %s\n" % (name, problem.strerror), 1) from None
+                    raise Usage("%s: %s\n" % (as_bytes_text(name), problem.strerror), 1) from None
                 try:
                     read_symbol_tape(tape)
                 except SymbolTapeError:
-                    raise Usage("error reading symbol file %s\n" % name, 1) from None
+                    raise Usage("error reading symbol file %s\n" % as_bytes_text(name), 1) from None
                 options.symbol_tapes.append(tape)
             else:
                 # macro1 names the argument *after* the bad switch (or "(null)")
-                shown = argv[index] if index < len(argv) else "(null)"
+                shown = as_bytes_text(argv[index]) if index < len(argv) else "(null)"
                 raise Usage("%s: unknown flag: %s\n%s" % (PROGRAM, shown, USAGE), 255)
     files = list(argv[index:])
     if not files:
@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         options, out_dir, paths = parse(args)
     except Usage as problem:
-        sys.stderr.write(str(problem))
+        write_stderr(str(problem))
         return problem.status
     stem = output_stem(paths[0])
     if out_dir is not None:
@@ -117,11 +117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(stem + suffix, "wb"):
                 pass
 
-    assembler, fatal = run_assembler([(path, None) for path in paths], options,
-                                     read_source, create_outputs)
-    sys.stderr.write("".join(assembler.stderr))
+    # Internally a name is text whose characters are its bytes (Latin-1), like the source.
+    names = {as_bytes_text(path): path for path in paths}
+    assembler, fatal = run_assembler([(as_bytes_text(path), None) for path in paths], options,
+                                     lambda name: read_source(names[name]), create_outputs)
+    write_stderr("".join(assembler.stderr))
     if fatal is not None:
-        sys.stderr.write("%s\n" % fatal)
+        write_stderr("%s\n" % fatal)
         if assembler.pass_number == 2:          # macro1 leaves what it wrote so far
             write_text(stem + ".lst", "".join(assembler.listing))
             with open(stem + ".rim", "wb") as handle:
@@ -140,6 +142,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(stem + ".sym", "wb") as handle:
             handle.write(assembler.symbol_tape)
     return 0
+
+
+def as_bytes_text(path: str) -> str:
+    """A command-line path as text with one character per byte of the name."""
+    return os.fsencode(path).decode("latin-1")
+
+
+def write_stderr(text: str) -> None:
+    """Messages go out byte for byte (source bytes and file names unchanged)."""
+    stream = getattr(sys.stderr, "buffer", None)
+    if stream is None:            # stderr replaced by a text stream (tests)
+        sys.stderr.write(text)
+        return
+    sys.stderr.flush()
+    stream.write(text.encode("latin-1", "replace"))
+    stream.flush()
 
 
 def read_source(path: str) -> bytes | None:
