@@ -14,6 +14,7 @@ test checks that too, so a generator slip shows up as such and not as an assembl
 Knobs (environment variables; ``make fuzz-asm N=... SEED=...`` sets them):
 
 * ``MACRO_FUZZ_COUNT``  programs to generate (default 300, what ``make test`` runs)
+* ``MACRO_FUZZ_MUTANTS`` damaged programs for the error paths (default COUNT / 3)
 * ``MACRO_FUZZ_SEED``   master seed (default 1962)
 * ``MACRO_FUZZ_START``  index of the first program (default 0), to replay one failure
 * ``MACRO_FUZZ_SAVE``   folder where failing programs are written for later study
@@ -32,6 +33,7 @@ import os
 import random
 import runpy
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,6 +55,7 @@ def _load_harness() -> ModuleType:
 ca = _load_harness()
 
 COUNT = int(os.environ.get("MACRO_FUZZ_COUNT", "300"))
+MUTANTS = int(os.environ.get("MACRO_FUZZ_MUTANTS", str(max(COUNT // 3, 1))))
 SEED = int(os.environ.get("MACRO_FUZZ_SEED", "1962"))
 START = int(os.environ.get("MACRO_FUZZ_START", "0"))
 SAVE = os.environ.get("MACRO_FUZZ_SAVE")
@@ -585,5 +588,101 @@ def test_random_programs_match_macro1(tmp_path: Path) -> None:
             shown = source if len(source) < 3000 else source[:3000] + "...\n"
             report.append(f"--- program {index} (options {' '.join(options) or 'none'}):\n"
                           f"{shown}--- differences:\n" + "\n".join(problems))
+        report.append("indices: " + ", ".join(str(i) for i, _ in failures[:50]))
+        raise AssertionError("\n".join(report))
+
+
+# ------------------------------------------------------------------- error paths
+
+# Characters a damaged line gains: the dialect's punctuation plus ones it rejects.
+MUTATION_CHARS = "abxz019 \t,=/()[]+-*&!.\\~#$%:;\"'?@^_|{}<>`"
+MACRO1_FILE_CAP = 4 << 20          # bytes; see run_macro1 (macro1 can loop for ever)
+
+
+def mutate(seed: int, index: int) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
+    """Program ``index`` with one to three random edits: inserted, deleted or repeated
+    characters, so that the error paths (messages, listing markers, exit status, no
+    tape) are compared as thoroughly as the good ones."""
+    files, options = generate(seed, index)
+    rnd = random.Random(f"macro1-mutant:{seed}:{index}")
+    name, text = files[0]
+    lines = text.split("\n")
+    for _ in range(rnd.randint(1, 3)):
+        k = rnd.randrange(len(lines))
+        line = lines[k]
+        pos = rnd.randint(0, len(line))
+        r = rnd.random()
+        if r < 0.45:
+            line = line[:pos] + rnd.choice(MUTATION_CHARS) + line[pos:]
+        elif r < 0.75 and line:
+            line = line[:pos] + line[pos + 1:]
+        else:
+            line = line[:pos] + rnd.choice(MUTATION_CHARS) * rnd.randint(2, 4) + line[pos:]
+        lines[k] = line
+    return [(name, "\n".join(lines))] + files[1:], options
+
+
+def check_mutant(seed: int, index: int, root: Path) -> tuple[bool, list[str]]:
+    """(compared?, differences) for mutant ``index``.
+
+    A mutant is set aside, not compared, when macro1 itself cannot give a meaningful
+    answer: it loops for ever (text with a character that has no FIO-DEC code) or its
+    output changes with the size of its environment (it then reads stale stack memory,
+    e.g. a text left open at the very end of the source).
+    """
+    files, options = mutate(seed, index)
+    folder = root / f"m{index}"
+    (folder / "src").mkdir(parents=True)
+    for name, text in files:
+        (folder / "src" / name).write_bytes(text.encode("ascii"))
+    case = ca.Case(name=f"mut{index}", files=tuple(name for name, _ in files),
+                   options=options, base_dir=folder / "src")
+    try:
+        first = ca.run_macro1(case, folder / "macro1", timeout=2,
+                              max_file_bytes=MACRO1_FILE_CAP)
+        padded = dict(os.environ, MACRO_FUZZ_PADDING="x" * 4096)
+        second = ca.run_macro1(case, folder / "macro1-again", timeout=2,
+                               max_file_bytes=MACRO1_FILE_CAP, env=padded)
+    except subprocess.TimeoutExpired:
+        shutil.rmtree(folder, ignore_errors=True)
+        return False, []
+    if first.returncode < 0 or ca.compare_outcomes(first, second):
+        shutil.rmtree(folder, ignore_errors=True)
+        return False, []
+    problems = ca.compare_outcomes(first, run_python_inprocess(case, folder / "python"))
+    if problems:
+        problems = ca.compare_outcomes(first, ca.run_python(case, folder / "python-sub"))
+    shutil.rmtree(folder, ignore_errors=True)
+    return True, problems
+
+
+def test_damaged_programs_match_macro1(tmp_path: Path) -> None:
+    """MUTANTS damaged programs: same messages, listing, exit status and (no) tape."""
+    failures: list[tuple[int, list[str]]] = []
+    compared = 0
+    for index in range(START, START + MUTANTS):
+        was_compared, problems = check_mutant(SEED, index, tmp_path)
+        compared += was_compared
+        if problems:
+            failures.append((index, problems))
+            if SAVE:
+                save = Path(SAVE)
+                save.mkdir(parents=True, exist_ok=True)
+                files, options = mutate(SEED, index)
+                for name, text in files:
+                    (save / f"seed{SEED}_mutant{index}_{name}").write_bytes(text.encode("ascii"))
+                (save / f"seed{SEED}_mutant{index}.txt").write_text(
+                    f"macro1 {' '.join(options)} {' '.join(n for n, _ in files)}\n"
+                    + "\n".join(problems) + "\n")
+    # the test must not become vacuous by setting everything aside
+    assert compared >= 0.75 * MUTANTS, f"only {compared} of {MUTANTS} mutants compared"
+    if failures:
+        report = [f"{len(failures)} of {compared} damaged programs differ (seed {SEED}):"]
+        for index, problems in failures[:3]:
+            files, options = mutate(SEED, index)
+            source = "".join(f"=== {name}\n{text}" for name, text in files)
+            shown = source if len(source) < 3000 else source[:3000] + "...\n"
+            report.append(f"--- mutant {index} (options {' '.join(options) or 'none'}):\n"
+                          f"{shown}\n--- differences:\n" + "\n".join(problems))
         report.append("indices: " + ", ".join(str(i) for i, _ in failures[:50]))
         raise AssertionError("\n".join(report))

@@ -165,11 +165,24 @@ def _collect(proc: subprocess.CompletedProcess[bytes], workdir: Path,
     return Outcome(proc.returncode, proc.stdout, proc.stderr, outputs)
 
 
-def run_macro1(case: Case, workdir: Path, symtape: bytes | None = None) -> Outcome:
-    """Assemble ``case`` with the installed C macro1 in ``workdir``."""
+def run_macro1(case: Case, workdir: Path, symtape: bytes | None = None,
+               timeout: float = TIMEOUT_S, max_file_bytes: int | None = None,
+               env: dict[str, str] | None = None) -> Outcome:
+    """Assemble ``case`` with the installed C macro1 in ``workdir``.
+
+    ``max_file_bytes`` caps every file macro1 writes (it is killed by SIGXFSZ past it):
+    on some inputs (text with a character that has no FIO-DEC code) macro1 loops for
+    ever punching case shifts, and random inputs must not fill the disk.
+    """
     inputs = _prepare(case, workdir, symtape)
+
+    def limit() -> None:
+        import resource
+        resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+
     proc = subprocess.run([MACRO1_ARGV0, *_argv(case, symtape)], executable=MACRO1,
-                          cwd=workdir, capture_output=True, timeout=TIMEOUT_S)
+                          cwd=workdir, capture_output=True, timeout=timeout, env=env,
+                          preexec_fn=limit if max_file_bytes is not None else None)
     return _collect(proc, workdir, inputs)
 
 
