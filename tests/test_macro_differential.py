@@ -48,6 +48,7 @@ EXPECTED_FAILURES = {
     "opt_s_with_errors_no_tape": 1,
     "opt_S_missing_tape": 1,
     "opt_S_not_a_tape": 1,
+    "opt_S_large_tape": 1,
     "cmd_unknown_flag": 255,
     "cmd_no_input_file": 255,
     "cmd_missing_first_file": 255,
