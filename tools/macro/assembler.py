@@ -169,6 +169,7 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         self.vars_addr = 0
         self.noinput = False
         self.xref_table: dict[int, int] = {}
+        self.xref_size = 0
 
     # -- driver ----------------------------------------------------------------
 
@@ -203,6 +204,7 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
                 slot += symbol.xref_count + 1
                 symbol.xref_count = 0
             self.xref_table = {}
+            self.xref_size = slot
         self.pass_number = 2
         self.one_pass()
         self.punch.leader(1)
@@ -225,6 +227,9 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
                 self.symbol_tape = self.punch_symbols()
 
     def one_pass(self) -> None:
+        if self.macro_count > MAX_MACROS:
+            raise Fatal("macro count past the table (after an eleventh constants block): "
+                        "macro1 frees stray pointers here")
         self.clc = START_LOCATION
         self.start_address = 0
         self.start_seen = False
@@ -591,29 +596,44 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         distinct ones, leaving the rest of the block unpunched."""
         block = self.nconst
         if self.pass_number == 1:
-            self.store_lit_loc(block, self.clc)
-            for _ in range(self.get_lit_count(block)):
+            self.set_block_base(block, self.clc)
+            for _ in range(self.block_size(block)):
                 self.increment_clc()
             self.nconst += 1
             return
         literals = self.literals
-        for index in range(self.get_lit_count(block)):
+        for index in range(self.block_size(block)):
             if index < len(literals):
                 self.punch_word(self.clc, literals[index] & MASK18)
             self.increment_clc()
         self.nconst += 1
         self.literals = []
 
-    def get_lit_count(self, block: int) -> int:
+    # macro1 keeps ten literal blocks in two arrays and does not check the
+    # "constants" count: blocks 11 to 13 use the variables stored next to the
+    # arrays.  Those cases are reproduced; later ones wreck the assembler itself.
+
+    def block_size(self, block: int) -> int:
         if block < MAX_CONSTANT_BLOCKS:
             return self.lit_count[block]
-        raise Fatal("more than %d constants blocks" % MAX_CONSTANT_BLOCKS)
+        if block in (10, 11):           # the two halves of the cross-reference table pointer
+            if self.options.cross_reference and self.pass_number == 2:
+                raise Fatal("more than 10 constants blocks with -x: macro1 takes a memory "
+                            "address as the block size")
+            return 0
+        return self.lexstart            # block 13
 
-    def store_lit_loc(self, block: int, value: int) -> None:
+    def set_block_base(self, block: int, location: int) -> None:
         if block < MAX_CONSTANT_BLOCKS:
-            self.lit_loc[block] = value
-            return
-        raise Fatal("more than %d constants blocks" % MAX_CONSTANT_BLOCKS)
+            self.lit_loc[block] = location
+        elif block == 10:
+            self.list_line_count = location
+        elif block == 11:
+            self.macro_count = location
+        elif block == 12:
+            self.lexterm = location
+        else:
+            raise Fatal("more than 13 constants blocks: macro1 overwrites its pass number")
 
     def literal(self, value: int) -> int:
         """The address of a literal: in pass 1 only a count; in pass 2 a slot in

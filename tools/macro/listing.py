@@ -129,13 +129,26 @@ class ListingMixin:
             self._emit("%s%-6.6s %s\n" % (mark, symbol.name, octal(symbol.value, 6)))
             lines_left -= 1
 
+    def xref_slot(self: "Assembler", index: int) -> int:
+        """Read macro1's cross-reference array, including just past its end.
+
+        macro1 sizes the array from pass 1's reference counts; a symbol that
+        gains references in pass 2 (a label redefined there) reads past it.
+        The array is a glibc heap block: the word just past the rounded-up
+        block is the next block's size field, and there macro1 finds the
+        stdio FILE record it opened before (a 480-byte block: 0x1e1).
+        """
+        if index in self.xref_table or index < self.xref_size:
+            return self.xref_table.get(index, 0)
+        block = max(32, (4 * self.xref_size + 8 + 15) & ~15)
+        return 0x1E1 if 4 * index == block - 8 else 0
+
     def print_cross_reference(self: "Assembler") -> None:
-        table = self.xref_table
         self.page_line = LINES_PER_PAGE
         count = 0
         for symbol in self.symtab.symbols():
             base = symbol.xref_index
-            if is_fixed(symbol.kind) and table.get(base, 0) == 0:
+            if is_fixed(symbol.kind) and self.xref_slot(base) == 0:
                 continue
             count += 1
             self.page_line += 1
@@ -146,9 +159,9 @@ class ListingMixin:
             if marks == UNDEFINED:
                 parts.append(" U         ")
             elif marks == REDEFINED:
-                parts.append(" M  %5d  " % table.get(base, 0))
+                parts.append(" M  %5d  " % self.xref_slot(base))
             else:
-                parts.append(" A  %5d  " % table.get(base, 0))
+                parts.append(" A  %5d  " % self.xref_slot(base))
             parts.append("%-6.6s  " % symbol.name)
             self._emit("".join(parts))
             column = 0
@@ -160,6 +173,6 @@ class ListingMixin:
                         self.top_of_form("Cross Reference")
                     count += 1
                     self._emit("\n%5d%-19s" % (count, " "))
-                self._emit("  %5d" % table.get(base + ref, 0))
+                self._emit("  %5d" % self.xref_slot(base + ref))
                 column += 1
             self._emit("\n")
