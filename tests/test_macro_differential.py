@@ -15,9 +15,7 @@ because a skipped oracle would silently prove nothing.
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
 

@@ -149,6 +149,7 @@ class Gen:
         return text
 
     def small(self, hi: int = 0o7777) -> str:
+        """A number from 0 to ``hi`` (an address-sized one by default)."""
         return self.number(0, hi)
 
     def long_spelling(self, name: str) -> str:
@@ -295,21 +296,18 @@ class Gen:
         return f"text {delim}{body}{delim}"
 
     def flexo_stmt(self) -> str:
+        """flexo with three letters or digits of either case (shifts get inserted)."""
         chars = "".join(self.rnd.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
                         for _ in range(3))
         return f"flexo {chars}"
 
-    def statement_words(self, stmt: str) -> int:
-        """Rough word count, only used to keep programs inside the 4K address space."""
-        if stmt.startswith("text"):
-            return 8
-        return 1
-
     def emit(self, text: str, words: int = 1) -> None:
+        """Append a line and advance the rough location estimate (kept for the origins)."""
         self.lines.append(text)
         self.loc += words
 
     def comment(self) -> str:
+        """A tab-introduced comment with characters that would be code elsewhere."""
         return "\t/ " + "".join(self.rnd.choice("abc xyz=+-,.") for _ in range(self.rnd.randint(0, 20)))
 
     def macro_definition(self) -> None:
@@ -346,6 +344,7 @@ class Gen:
         self.macros.append(Macro(name, nargs))
 
     def macro_call(self) -> None:
+        """Invoke a defined macro, sometimes with one argument too many or too few."""
         mac = self.rnd.choice(self.macros)
         nargs = mac.nargs + (1 if self.rnd.random() < 0.1 else 0) - (1 if self.rnd.random() < 0.1 else 0)
         args = [self.closed_expr(1, limit=20) for _ in range(max(nargs, 0))]

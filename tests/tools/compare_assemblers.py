@@ -130,6 +130,7 @@ def _prepare(case: Case, workdir: Path, symtape: bytes | None) -> dict[str, byte
 
 
 def _symtape_name(case: Case) -> str:
+    """Where the -S tape goes in a work folder: beside the sources, under its own name."""
     assert case.symtape_from is not None
     return Path(case.symtape_from).with_suffix(".sym").name
 
@@ -160,6 +161,7 @@ def _argv(case: Case, symtape: bytes | None) -> list[str]:
 
 def _collect(proc: subprocess.CompletedProcess[bytes], workdir: Path,
              inputs: dict[str, bytes]) -> Outcome:
+    """Outcome of a finished run: everything new or changed in ``workdir`` is output."""
     after = _snapshot(workdir)
     outputs = {k: v for k, v in after.items() if k not in inputs or inputs[k] != v}
     return Outcome(proc.returncode, proc.stdout, proc.stderr, outputs)
@@ -177,6 +179,7 @@ def run_macro1(case: Case, workdir: Path, symtape: bytes | None = None,
     inputs = _prepare(case, workdir, symtape)
 
     def limit() -> None:
+        """Runs in the child before exec: cap the size of any file it writes."""
         import resource
         resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
 
