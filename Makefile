@@ -8,7 +8,7 @@ BUILD   := build
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: setup build test bench-ref fuzz-asm compare-asm clean
+.PHONY: setup build test bench-ref bench-asm fuzz-asm compare-asm clean
 
 setup:
 	@$(SETUP)
@@ -27,6 +27,10 @@ test: build
 ## bench-ref: positions per second of the reference search, depths 4 to 8
 bench-ref: setup
 	$(PY) -m python_bridge.bench_reference
+
+## bench-asm: time macro1 and tools.macro on a long generated source and the Kalah sources
+bench-asm: setup
+	$(PY) -m tools.macro.bench $(KALAH_SRC)
 
 ## fuzz-asm: N random programs (seed SEED) assembled by macro1 and tools.macro must match
 fuzz-asm: N ?= 2000
