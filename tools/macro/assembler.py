@@ -14,6 +14,7 @@ the tapes must be identical, and the docstrings say so.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -36,6 +37,7 @@ from .symbols import (
 from .symtape import permute, read_symbol_tape
 
 ADDRESS_MASK = 0o7777
+_END_OF_PIECE = re.compile(rb"[\t\n\0]")
 START_LOCATION = 4
 MAX_CONSTANT_BLOCKS = 10
 MAX_LITERALS = 1000
@@ -289,15 +291,14 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         if call is not None:
             body = call.definition.body
             position = call.position
-            piece = bytearray()
-            while True:
-                char = body[position] if position < len(body) else 0
-                position += 1
-                piece.append(char)
-                if IS_END[char]:
-                    break
-            call.position = position
-            self.set_line(bytes(piece))
+            end = _END_OF_PIECE.search(body, position)     # a tab, newline or NUL, included
+            stop = end.end() if end is not None else len(body)
+            piece = body[position:stop]
+            if end is None:                                # ran off the body: a NUL ends it
+                piece += b"\0"
+                stop += 1
+            call.position = stop
+            self.set_line(piece)
             self.maxcc = len(piece)
             self.listed = not self.options.macro_expansions
             return
@@ -318,21 +319,16 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
             self.end_of_input = True
             chunk = self.last_chunk[:stale_bytes]
             break
-        text = bytearray()
-        form_feed = False
-        for char in chunk:
-            if char == 0:
-                break
-            if char == FF:
-                if not form_feed and self.title_set:
-                    self.top_of_form()
-                form_feed = True
-            else:
-                text.append(char)
-        self.set_line(bytes(text))
-        if len(text) >= 2 and text[-2] == CR:
-            del text[-2]
-            self.set_line(bytes(text))
+        end = chunk.find(0)
+        text = chunk if end < 0 else chunk[:end]        # a NUL ends the line's text
+        if FF in text:                                  # form feeds: a new page, once
+            if self.title_set:
+                self.top_of_form()
+            text = text.replace(b"\f", b"")
+        self.set_line(text)
+        if len(text) >= 2 and text[-2] == CR:           # CR LF -> LF (a CR before any last byte)
+            text = text[:-2] + text[-1:]
+            self.set_line(text)
         self.maxcc = len(text)
 
     # -- statements -------------------------------------------------------------

@@ -38,6 +38,7 @@ IS_SYMBOL_CHAR = _flags(lambda c: IS_ALNUM[c] or IS_OVERBAR[c])
 IS_BLANK = _flags(lambda c: c in (SPACE, FF))
 IS_END = _flags(lambda c: c in (NUL, NL, TAB))
 IS_DONE = _flags(lambda c: c == SLASH or IS_END[c])
+_NOT_ALPHA = bytes(c for c in range(256) if not IS_ALPHA[c])
 
 
 class ScannerMixin:
@@ -90,19 +91,14 @@ class ScannerMixin:
 
     def is_lex_symbol(self: "Assembler") -> bool:
         """A lexeme is a symbol if it holds a letter anywhere."""
-        line = self.line
-        return any(IS_ALPHA[line[i]] for i in range(self.lexstart, self.lexterm))
+        return bool(self.line[self.lexstart:self.lexterm].translate(None, _NOT_ALPHA))
 
     def lexeme_name(self: "Assembler", start: int, term: int) -> str:
         """The symbol name of ``line[start:term]``: overbars dropped, six characters kept."""
-        chars = bytearray()
-        line = self.line
-        while start < term and len(chars) < 6:
-            char = line[start]
-            start += 1
-            if not IS_OVERBAR[char]:
-                chars.append(char)
-        return chars.decode("latin-1")
+        text = self.line[start:term]
+        if 92 in text or 126 in text:
+            text = text.replace(b"\\", b"").replace(b"~", b"")
+        return text[:6].decode("latin-1")
 
     def move_to_end_of_line(self: "Assembler") -> None:
         """Skip to the next tab or newline (the rest of the statement is abandoned)."""

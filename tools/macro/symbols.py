@@ -137,6 +137,7 @@ class SymbolTable:
 
     def __init__(self) -> None:
         self.entries: list[Symbol] = [Symbol()]
+        self.by_name: dict[str, Symbol] = {}      # the same symbols, for the common exact hit
 
     @property
     def count(self) -> int:
@@ -145,13 +146,18 @@ class SymbolTable:
     def clear(self) -> None:
         """Forget every symbol, built-in ones included (``expunge``)."""
         self.entries = [Symbol()]
+        self.by_name = {}
 
     def search(self, name: str) -> tuple[int, Symbol | None, Symbol | None]:
         """Bisect for ``name``: ``(insertion index, exact match, best abbreviation)``.
 
         The best abbreviation is the last pseudo-op or macro probed whose first
-        three characters equal ``name``'s.
+        three characters equal ``name``'s.  (An exact hit needs neither the index
+        nor the probe sequence, so it is answered from a dictionary.)
         """
+        exact = self.by_name.get(name)
+        if exact is not None:
+            return -1, exact, None
         entries = self.entries
         low, high = 0, len(entries) - 2
         best = None
@@ -179,6 +185,7 @@ class SymbolTable:
         raw = name.encode("latin-1") + b"\0"
         symbol = Symbol(name, UNDEFINED, 0, displaced.xref_index, 0, raw + displaced.field[len(raw):])
         self.entries.insert(index, symbol)
+        self.by_name[name] = symbol
         return symbol
 
     def symbols(self) -> list[Symbol]:
