@@ -10,11 +10,12 @@ Command line (same switches as macro1, plus ``-o DIR``)::
 
     python -m tools.macro [-d] [-m] [-p] [-r] [-s] [-x] [-S symfile] [-o DIR] file ...
 
-The package: ``assembler`` (passes, statements, pseudo-ops, macros),
-``expressions``, ``scanner`` (line buffer and lexer), ``symbols``, ``listing``,
-``punch`` (tape format), ``symtape`` (symbol tapes), ``source`` (input
-chunking), ``charset`` (macro1's FIO-DEC table), ``messages``, ``program``
-(the result and ``assemble``), ``cli``.
+The package: ``assembler`` (the passes, statements, symbols, errors),
+``pseudo_ops``, ``macros``, ``expressions``, ``scanner`` (line buffer and
+lexer), ``symbols`` (the table and built-in symbols), ``listing``, ``punch``
+(tape format), ``symtape`` (symbol tapes), ``source`` (input chunking),
+``charset`` (macro1's FIO-DEC table), ``messages`` (diagnostics), ``options``,
+``program`` (the result and ``assemble``), ``cli``, ``bench``.
 """
 
 from .program import Program, SymbolTapeError, assemble

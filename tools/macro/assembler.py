@@ -16,100 +16,36 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from . import messages
-from .expressions import LOWER_SHIFT, MASK18, UPPER_SHIFT, ExpressionMixin, wrap32
-from .listing import LINE, LINE_LOC, LINE_LOC_VAL, LINE_VAL, LINES_PER_PAGE, ListingMixin, octal
-from .punch import JMP, TapePunch
+from .expressions import MASK18, ExpressionMixin, wrap32
+from .listing import LINE_LOC, LINE_LOC_VAL, LINE_VAL, LINES_PER_PAGE, ListingMixin, octal
+from .macros import MAX_MACROS, MacroCall, MacroDefinition, MacroMixin
+from .messages import Diagnostic, Fatal
+from .options import Options
+from .pseudo_ops import ADDRESS_MASK, MAX_CONSTANT_BLOCKS, PseudoOpMixin
+from .punch import TapePunch
 from .scanner import (
-    BUFFER_SIZE, COMMA, CR, EQUALS, FF, IS_ALNUM, IS_BLANK, IS_DIGIT, IS_DONE, IS_END, NL,
-    SLASH, SPACE, TAB, ScannerMixin,
+    BUFFER_SIZE, COMMA, CR, EQUALS, FF, IS_BLANK, IS_DIGIT, IS_DONE, IS_END, SLASH, TAB,
+    ScannerMixin,
 )
-from . import charset
 from .source import SourceFiles
 from .symbols import (
-    DEFFIX, DEFINED, DUPLICATE, LABEL, MACRO, OP_CONSTANTS, OP_DEFINE, OP_EXPUNGE, OP_NOINPUT,
-    OP_REPEAT, OP_START, OP_TEXT, OP_VARIABLES, PERMANENT_SYMBOLS, PSEUDO, PSEUDO_OPS, UNDEFINED,
-    Symbol, SymbolTable, is_defined, is_epseudo, is_fixed, is_macro, is_not_redefinable, is_pseudo,
+    DEFFIX, DEFINED, DUPLICATE, LABEL, PERMANENT_SYMBOLS, PSEUDO, PSEUDO_OPS, UNDEFINED, Symbol,
+    SymbolTable, is_defined, is_macro, is_not_redefinable, is_pseudo, permanent_symbols_text,
 )
-from .symtape import permute, read_symbol_tape
+from .symtape import punch_symbol_tape, read_symbol_tape
 
-ADDRESS_MASK = 0o7777
+__all__ = ["Assembler", "Diagnostic", "Fatal", "Options"]
+
 _END_OF_PIECE = re.compile(rb"[\t\n\0]")
 START_LOCATION = 4
-MAX_CONSTANT_BLOCKS = 10
-MAX_LITERALS = 1000
-MAX_MACRO_ARGS = 20
-MAX_MACRO_LENGTH = 8192
-MAX_MACROS = 1024
 SYMBOL_TABLE_SIZE = 8192
 MAX_SAVED_ERRORS = 20
-FULL_LINE = 1 << 30
 TITLE_SURVIVOR = 24
-MAX_MACRO_NESTING = 10000      #: not macro1's: it recurses until memory runs out
 
 
-class Fatal(Exception):
-    """macro1 gives up here (it exits, or would loop for ever); the message says why
-    and ``status`` is the exit status macro1 gives (1 where it would hang)."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass
-class Options:
-    """macro1's command-line switches."""
-
-    symbol_table: bool = False        #: -d  list the symbol table
-    macro_expansions: bool = False    #: -m  list macro expansions
-    permanent_symbols: bool = False   #: -p  write the permanent symbols (.prm)
-    rim: bool = False                 #: -r  pure RIM tape, no block loader
-    symbol_punch: bool = False        #: -s  punch a symbol tape (.sym)
-    cross_reference: bool = False     #: -x  list a cross-reference
-    symbol_tapes: list[bytes] = field(default_factory=list)   #: -S  symbols to preload
-
-
-class Diagnostic(NamedTuple):
-    """One reported error: where, what, and the text macro1 prints for it."""
-
-    file: str
-    line: int
-    column: int
-    message: str
-    symbol: str | None
-    location: int
-    text: str
-
-
-@dataclass
-class MacroDefinition:
-    args: list[Symbol]        #: args[0] is "R", the location where an expansion starts
-    body: bytes
-
-    @property
-    def nargs(self) -> int:
-        return len(self.args) - 1
-
-
-@dataclass
-class MacroCall:
-    definition: MacroDefinition
-    saved_line: bytes
-    saved_cc: int
-    outer: "MacroCall | None"
-    depth: int
-    position: int = 0
-
-    def finished(self) -> bool:
-        body = self.definition.body
-        return self.position >= len(body) or body[self.position] == 0
-
-
-class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
+class Assembler(ListingMixin, ScannerMixin, ExpressionMixin, PseudoOpMixin, MacroMixin):
     """Assemble a source (one or more named files) the way macro1 does."""
 
     def __init__(self, files: list[tuple[str, bytes | None]], options: Options | None = None,
@@ -221,13 +157,13 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
         if self.options.symbol_table:
             self.print_symbol_table()
         if self.options.permanent_symbols:
-            self.permanent_text = self.permanent_symbols_text()
+            self.permanent_text = permanent_symbols_text(self.symtab)
         if self.options.cross_reference:
             self.print_cross_reference()
         if self.errors == 0:
             self.tape = bytes(self.punch.data)
             if self.options.symbol_punch:
-                self.symbol_tape = self.punch_symbols()
+                self.symbol_tape = punch_symbol_tape(self.punch, self.symtab, not self.noinput)
 
     def one_pass(self) -> None:
         if self.macro_count > MAX_MACROS:
@@ -544,320 +480,4 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin):
 
     def error_lexeme(self, message: messages.Message, column: int) -> None:
         self.error_symbol(message, self.lexeme_name(self.lexstart, self.lexterm), column)
-
-    # -- pseudo-ops ----------------------------------------------------------------
-
-    def pseudo_op(self, op: int) -> None:
-        line = self.line
-        if op == OP_CONSTANTS:
-            self.advance()
-            self.constants()
-        elif op == OP_VARIABLES:
-            self.advance()
-            self.variables()
-        elif op == OP_DEFINE:
-            self.advance()
-            self.define_macro()
-        elif op == OP_REPEAT:
-            self.advance()
-            count = self.expression_value() & ADDRESS_MASK
-            if line[self.lexstart] == COMMA:
-                self.advance()
-            self.nrepeats += 1
-            restart = self.lexstart
-            for _ in range(count):
-                self.cc = restart
-                self.process_line()
-            self.cc = self.maxcc
-            self.nrepeats -= 1
-        elif op == OP_START:
-            self.advance()
-            self.punch.flush()
-            if not IS_DONE[line[self.lexstart]]:
-                if line[self.lexstart] == SPACE:
-                    self.advance()
-                self.start_address = self.expression_value() & ADDRESS_MASK
-                self.start_seen = True
-                self.advance()
-                self.print_line(0, self.start_address, LINE_VAL)
-                self.punch.triplet(JMP | self.start_address)
-            self.title_set = False        # a further tape may follow, with its own title
-        elif op == OP_TEXT:
-            self.text()
-        elif op == OP_NOINPUT:
-            self.advance()
-            self.noinput = True
-        elif op == OP_EXPUNGE:
-            self.advance()
-            if self.pass_number == 1:
-                self.symtab.clear()
-
-    def constants(self) -> None:
-        """Reserve (pass 1) or punch (pass 2) the literal pool.  Pass 1 reserves a
-        word per literal *use*; pass 2 pools equal values and punches only the
-        distinct ones, leaving the rest of the block unpunched."""
-        block = self.nconst
-        if self.pass_number == 1:
-            self.set_block_base(block, self.clc)
-            for _ in range(self.block_size(block)):
-                self.increment_clc()
-            self.nconst += 1
-            return
-        literals = self.literals
-        for index in range(self.block_size(block)):
-            if index < len(literals):
-                self.punch_word(self.clc, literals[index] & MASK18)
-            self.increment_clc()
-        self.nconst += 1
-        self.literals = []
-
-    # macro1 keeps ten literal blocks in two arrays and does not check the
-    # "constants" count: blocks 11 to 13 use the variables stored next to the
-    # arrays.  Those cases are reproduced; later ones wreck the assembler itself.
-
-    def block_size(self, block: int) -> int:
-        if block < MAX_CONSTANT_BLOCKS:
-            return self.lit_count[block]
-        if block in (10, 11):           # the two halves of the cross-reference table pointer
-            if self.options.cross_reference and self.pass_number == 2:
-                raise Fatal("more than 10 constants blocks with -x: macro1 takes a memory "
-                            "address as the block size, and its result differs from run to run")
-            return 0
-        return self.lexstart            # block 13
-
-    def set_block_base(self, block: int, location: int) -> None:
-        if block < MAX_CONSTANT_BLOCKS:
-            self.lit_loc[block] = location
-        elif block == 10:
-            self.list_line_count = location
-        elif block == 11:
-            self.macro_count = location
-        elif block == 12:
-            self.lexterm = location
-        else:
-            raise Fatal("more than 13 constants blocks: macro1 overwrites its pass number")
-
-    def literal(self, value: int) -> int:
-        """The address of a literal: in pass 1 only a count; in pass 2 a slot in
-        the next constants block, shared with an equal earlier literal."""
-        block = self.nconst
-        if block >= MAX_CONSTANT_BLOCKS:
-            raise Fatal("too many 'constants'; increase MAX_CONSTANTS")
-        if self.pass_number == 1:
-            self.lit_count[block] += 1
-            if self.lit_count[block] == MAX_LITERALS:
-                raise Fatal("too many literals; increase MAX_LITERALS")
-            return self.lit_count[block]
-        literals = self.literals
-        for index, known in enumerate(literals):
-            if known == value:
-                return self.lit_loc[block] + index
-        if len(literals) == MAX_LITERALS:
-            raise Fatal("too many literals; increase MAX_LITERALS")
-        literals.append(value)
-        return self.lit_loc[block] + len(literals) - 1
-
-    def variables(self) -> None:
-        """Reserve a word for each overbarred symbol seen so far."""
-        if self.pass_number == 2:
-            self.print_line(self.clc, 0, LINE_LOC)
-        self.vars_addr = self.clc
-        self.clc = (self.clc + self.nvars) & ADDRESS_MASK
-        if self.pass_number == 2:
-            self.print_line(self.clc, 0, LINE_LOC)
-
-    def text(self) -> None:
-        """``text /string/``: three FIO-DEC codes a word, shifts inserted, ending
-        in lower case; the string may run over several lines."""
-        line = self.line
-        while True:
-            if self.cc == self.maxcc:
-                self.stderr.append("FIX ME!\n")
-                return
-            delimiter = line[self.cc]
-            self.cc += 1
-            if delimiter != SPACE:
-                break
-        if delimiter >= 0o200:          # a C char: never equal to an unsigned one
-            delimiter -= 0o400
-        word = count = 0
-        case = charset.LOWER
-        while True:
-            code, case = self.next_fiodec(case, delimiter)
-            if code < 0:
-                break
-            word |= code << ((2 - count) * 6)
-            count += 1
-            if count == 3:
-                self.punch_word(self.clc, word)
-                self.increment_clc()
-                word = count = 0
-        if count:
-            self.punch_word(self.clc, word)
-            self.increment_clc()
-
-    def next_fiodec(self, case: int, delimiter: int) -> tuple[int, int]:
-        """The next code of a text string (-1 at its end) and the new case."""
-        line = self.line
-        if self.cc >= self.maxcc:
-            if delimiter == -1:
-                return -1, case
-            self.read_line(8)
-            if self.end_of_input:
-                return -1, case
-        char = line[self.cc]
-        if char == NL:
-            char = CR
-        elif char == CR:
-            raise Fatal("text: a carriage return in a string makes macro1 loop for ever")
-        if delimiter != -1 and char == delimiter:
-            if case == charset.LOWER:
-                self.cc += 1
-                return -1, case
-            return LOWER_SHIFT, charset.LOWER
-        code = self.fiodec_entry(char, self.cc)
-        if not code & charset.BOTH:
-            raise Fatal("text: a character with no FIO-DEC code makes macro1 loop for ever")
-        if not code & case:
-            case ^= charset.BOTH
-            return (LOWER_SHIFT if case == charset.LOWER else UPPER_SHIFT), case
-        self.cc += 1
-        return code & charset.CODE_BITS, case
-
-    # -- macros ------------------------------------------------------------------
-
-    def define_macro(self) -> None:
-        """``define name dummy,dummy`` ... ``terminate``: store the body lines."""
-        line = self.line
-        if self.nrepeats:
-            self.error_lexeme(messages.DEFINE_IN_REPEAT, self.lexstartprev)
-            return
-        while line[self.lexstart] in (SPACE, TAB):
-            self.advance()
-        if IS_END[line[self.lexstart]]:
-            self.read_line(FULL_LINE)
-            self.advance()
-            while line[self.lexstart] in (SPACE, TAB):
-                self.advance()
-        names: list[str] = []
-        bad_column = 0
-        failed = False
-        name_column = self.lexstart
-        while not IS_DONE[line[self.lexstart]] and len(names) < MAX_MACRO_ARGS:
-            if not IS_ALNUM[line[self.lexstart]] and bad_column == 0:
-                bad_column = self.lexstart
-            names.append(self.lexeme_name(self.lexstart, self.lexterm))
-            if line[self.lexterm] == COMMA:
-                self.advance()
-            self.advance()
-            if line[self.lexstart] == SPACE:
-                self.advance()
-        index = 0
-        if not names:
-            self.error_message(messages.NO_MACRO_NAME, name_column)
-            failed = True
-        elif bad_column:
-            self.error_message(messages.BAD_DUMMY_ARG, bad_column)
-            failed = True
-        elif self.macro_count >= MAX_MACROS:
-            self.error_message(messages.MACRO_TABLE_FULL, name_column)
-            failed = True
-        else:
-            index = self.macro_count
-            self.macro_count += 1
-            self.define_symbol(names[0], index, MACRO, name_column)
-        body = bytearray()
-        while True:
-            self.read_line(FULL_LINE)
-            if self.end_of_input:
-                break
-            self.advance()
-            while line[self.lexstart] in (SPACE, TAB):
-                self.advance()
-            if self.lexeme_name(self.lexstart, self.lexterm).startswith("term"):
-                break
-            if not failed:
-                text = self.current_text()
-                if len(body) + len(text) + 1 >= MAX_MACRO_LENGTH:
-                    self.error_message(messages.MACRO_TOO_LONG, self.lexstart)
-                    failed = True
-                    continue
-                body += text
-        if failed:
-            return
-        args = [Symbol("R", DEFINED, 0, -1)]
-        args += [Symbol(name, DEFINED, 0, -1) for name in names[1:]]
-        self.macros[index] = MacroDefinition(args, bytes(body))
-
-    def invoke_macro(self, index: int) -> bool:
-        """Evaluate the arguments now and start reading the body; False if there is none."""
-        definition = self.macros.get(index)
-        if definition is None or not definition.body or definition.body[0] == 0:
-            return False
-        line = self.line
-        while IS_BLANK[line[self.lexstart]]:
-            self.advance()
-        args = definition.args
-        args[0].value = self.clc
-        number = 1
-        while not IS_DONE[line[self.lexstart]] and number <= MAX_MACRO_ARGS:
-            self.advance()
-            if IS_DONE[line[self.lexstart]]:
-                break
-            if line[self.lexstart] == COMMA:
-                self.advance()
-            while IS_BLANK[line[self.lexstart]]:
-                self.advance()
-            if IS_DONE[line[self.lexstart]]:
-                break
-            value = self.expression_value()
-            if number <= definition.nargs:
-                args[number].value = value
-            number += 1
-        while number <= definition.nargs:
-            args[number].value = 0
-            number += 1
-        depth = self.macro.depth + 1 if self.macro is not None else 1
-        if depth > MAX_MACRO_NESTING:
-            raise Fatal("macro calls nested %d deep: a macro that calls itself makes "
-                        "macro1 expand it until memory runs out" % MAX_MACRO_NESTING)
-        self.macro = MacroCall(definition, self.current_text(), self.cc, self.macro, depth)
-        return True
-
-    # -- other outputs -----------------------------------------------------------
-
-    def permanent_symbols_text(self) -> str:
-        """The ``-p`` file: the current fixed symbols as assignments after ``expunge``."""
-        lines = ["/ PERMANENT SYMBOL TABLE\n/\n", "        expunge\n/\n"]
-        for symbol in self.symtab.symbols():
-            kind = symbol.kind
-            if is_fixed(kind) and not is_pseudo(kind) and not is_epseudo(kind):
-                lines.append("\t%s=%o\n" % (symbol.name, symbol.value & 0xFFFFFFFF))
-        return "".join(lines)
-
-    def punch_symbols(self) -> bytes:
-        """The ``-s`` tape: loader, then name/value pairs from 5000 (see symtape)."""
-        punch = self.punch
-        punch.data = bytearray()
-        punch.leader()
-        if not self.noinput:
-            punch.loader()
-        punch.leader(5)
-        address = 0o5000
-        for symbol in self.symtab.symbols():
-            kind = symbol.kind
-            if is_fixed(kind) or is_pseudo(kind) or is_macro(kind):
-                continue
-            word = 0
-            for char in symbol.field[:3]:
-                if 65 <= char <= 90:
-                    char += 32
-                word = (word << 6) | (charset.ASCII_TO_FIODEC[char & 0o177] & charset.CODE_BITS)
-            punch.word(address, permute(word))
-            punch.word(address + 1, symbol.value)
-            address += 2
-        punch.flush()
-        punch.triplet(JMP)
-        punch.leader()
-        return bytes(punch.data)
 

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .assembler import Options
+from .options import Options
 from .program import run_assembler
 from .symtape import SymbolTapeError, read_symbol_tape
 

@@ -1,4 +1,4 @@
-"""Diagnostics, worded as macro1 words them.
+"""Diagnostics, worded as macro1 words them, and the ways an assembly can stop.
 
 Each has a short form for the listing (a two-letter code and a few words,
 printed above a caret under the offending column) and a long form for the
@@ -33,3 +33,24 @@ BAD_DUMMY_ARG = Message("bad dummy arg", "Bad dummy argument following DEFINE")
 MACRO_TOO_LONG = Message("macro too long", "Macro too long")
 MACRO_TABLE_FULL = Message("Macro Table full", "Macro table full")
 DEFINE_IN_REPEAT = Message("define in a repeat", "Define in a repeat")
+
+
+class Diagnostic(NamedTuple):
+    """One reported error: where, what, and the text macro1 prints for it."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    symbol: str | None
+    location: int
+    text: str
+
+
+class Fatal(Exception):
+    """macro1 gives up here (it exits, or would loop for ever); the message says why
+    and ``status`` is the exit status macro1 gives (1 where it would hang)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .assembler import Assembler, Diagnostic, Fatal, Options
+from .assembler import Assembler
+from .messages import Diagnostic, Fatal
+from .options import Options
 from .symbols import is_defined, is_fixed, is_macro, is_pseudo
 from .symtape import SymbolTapeError
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 CHUNK = 94          #: bytes per read at most (fgets into char[95])
+FULL_LINE = 1 << 30  #: "all of the last line survives" (see Assembler.read_line)
 
 
 class SourceFiles:

@@ -191,3 +191,13 @@ class SymbolTable:
     def symbols(self) -> list[Symbol]:
         """The symbols in table (name) order."""
         return self.entries[:-1]
+
+
+def permanent_symbols_text(table: SymbolTable) -> str:
+    """The ``-p`` file: the fixed symbols as assignments after an ``expunge``."""
+    lines = ["/ PERMANENT SYMBOL TABLE\n/\n", "        expunge\n/\n"]
+    for symbol in table.symbols():
+        kind = symbol.kind
+        if is_fixed(kind) and not is_pseudo(kind) and not is_epseudo(kind):
+            lines.append("\t%s=%o\n" % (symbol.name, symbol.value & 0xFFFFFFFF))
+    return "".join(lines)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .punch import DIO, JMP, MASK18
+from . import charset
+from .punch import DIO, JMP, MASK18, TapePunch
+from .symbols import SymbolTable, is_fixed, is_macro, is_pseudo
 
 OP_CODE = 0o760000
 
@@ -108,3 +110,35 @@ def read_symbol_tape(data: bytes) -> list[tuple[str, int]]:
                 total += 1
         if checksum != total:
             raise SymbolTapeError("checksum")
+
+
+def punch_symbol_tape(punch: TapePunch, table: SymbolTable, loader: bool) -> bytes:
+    """Punch the ``-s`` tape: leader, the loader (unless ``noinput``), then every
+    user symbol as a name word and a value word from 5000 on, in blocks.
+
+    It uses the assembler's own punch, block buffer included: a block the program
+    left unpunched (no ``start``) comes out first, as it does from macro1.  The
+    name word takes three bytes of the stored name, NUL and leftovers included.
+    """
+    punch.data = bytearray()
+    punch.leader()
+    if loader:
+        punch.loader()
+    punch.leader(5)
+    address = 0o5000
+    for symbol in table.symbols():
+        kind = symbol.kind
+        if is_fixed(kind) or is_pseudo(kind) or is_macro(kind):
+            continue
+        word = 0
+        for char in symbol.field[:3]:
+            if 65 <= char <= 90:
+                char += 32
+            word = (word << 6) | (charset.ASCII_TO_FIODEC[char & 0o177] & charset.CODE_BITS)
+        punch.word(address, permute(word))
+        punch.word(address + 1, symbol.value)
+        address += 2
+    punch.flush()
+    punch.triplet(JMP)
+    punch.leader()
+    return bytes(punch.data)
