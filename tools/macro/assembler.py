@@ -422,7 +422,7 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin, PseudoOpMixin, Macr
             return best
         if self.symtab.count + 1 >= SYMBOL_TABLE_SIZE:
             self.error_symbol(messages.SYMBOL_TABLE_FULL, name, self.lexstart)
-            raise Fatal("symbol table full")
+            raise Fatal("symbol table full", quiet=True)
         symbol = self.symtab.insert(index, name)
         if self.options.cross_reference and self.pass_number == 2 and symbol.xref_index >= 0:
             self.xref_table[symbol.xref_index] = 0

@@ -123,7 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      lambda name: read_source(names[name]), create_outputs)
     write_stderr("".join(assembler.stderr))
     if fatal is not None:
-        write_stderr("%s\n" % fatal)
+        if not fatal.quiet:
+            write_stderr("%s\n" % fatal)
         if assembler.pass_number == 2:          # macro1 leaves what it wrote so far
             write_text(stem + ".lst", "".join(assembler.listing))
             with open(stem + ".rim", "wb") as handle:

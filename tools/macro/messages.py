@@ -49,8 +49,10 @@ class Diagnostic(NamedTuple):
 
 class Fatal(Exception):
     """macro1 gives up here (it exits, or would loop for ever); the message says why
-    and ``status`` is the exit status macro1 gives (1 where it would hang)."""
+    and ``status`` is the exit status macro1 gives (1 where it would hang).  A
+    ``quiet`` stop is one where macro1 prints nothing more."""
 
-    def __init__(self, message: str, status: int = 1) -> None:
+    def __init__(self, message: str, status: int = 1, quiet: bool = False) -> None:
         super().__init__(message)
         self.status = status
+        self.quiet = quiet

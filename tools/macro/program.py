@@ -108,7 +108,7 @@ def assemble(source: Source, *, name: str = "source.mac", symbol_table: bool = F
         listing="".join(assembler.listing),
         tape=None if fatal else assembler.tape,
         errors=list(assembler.diagnostics),
-        messages="".join(assembler.stderr) + (f"{fatal}\n" if fatal else ""),
+        messages="".join(assembler.stderr) + (f"{fatal}\n" if fatal and not fatal.quiet else ""),
         title=assembler.title.decode("latin-1"),
         symbol_tape=None if fatal else assembler.symbol_tape,
         permanent_symbols=assembler.permanent_text,
