@@ -1,4 +1,4 @@
-"""The two-pass assembler: statements, pseudo-ops, macros, literals, variables.
+"""The two-pass assembler: the passes, input lines, statements, symbols, diagnostics.
 
 Pass 1 collects symbol values; pass 2 does it all again, this time punching
 the tape, writing the listing and reporting errors.  The passes share the
@@ -13,7 +13,6 @@ the tapes must be identical, and the docstrings say so.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 
@@ -59,7 +58,8 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin, PseudoOpMixin, Macr
         self.options = options or Options()
         self.source = SourceFiles(files, reader)
         self.before_pass2 = before_pass2
-        self.filename = os.path.basename(files[0][0])
+        first = files[0][0]                  # messages name the first file, sans folders
+        self.filename = first[max(first.rfind("/"), first.rfind("\\")) + 1:]
         self.symtab = SymbolTable()
         self.punch = TapePunch(self.options.rim)
         self.no_symbol = Symbol()
