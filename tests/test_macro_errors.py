@@ -147,3 +147,12 @@ def test_command_line_never_raises(tmp_path: Path) -> None:
         path.write_bytes(garbage(rng))
         with contextlib.redirect_stderr(io.StringIO()):
             assert main(["-dxms", str(path)]) in (0, 1)
+
+
+def test_unwritable_output_is_a_message(tmp_path: Path) -> None:
+    (tmp_path / "p.mac").write_text("t\n\tstart 4\n")
+    (tmp_path / "plain").write_text("a file, not a folder")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["-o", str(tmp_path / "plain" / "out"), str(tmp_path / "p.mac")]) == 1
+    assert "Not a directory" in err.getvalue()

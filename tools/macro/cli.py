@@ -105,6 +105,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Usage as problem:
         write_stderr(str(problem))
         return problem.status
+    try:
+        return assemble_files(options, out_dir, paths)
+    except OSError as problem:                 # an output folder or file we cannot write
+        write_stderr("%s: %s: %s\n" % (PROGRAM, as_bytes_text(str(problem.filename)),
+                                        problem.strerror))
+        return 1
+
+
+def assemble_files(options: Options, out_dir: str | None, paths: list[str]) -> int:
+    """Assemble ``paths`` as one source and write the outputs; the exit status."""
     stem = output_stem(paths[0])
     if out_dir is not None:
         os.makedirs(out_dir, exist_ok=True)
