@@ -62,6 +62,15 @@ def test_round_trip_every_character() -> None:
     assert fiodec.decode(fiodec.encode(text)) == text.replace("\b", "\b")
 
 
+def test_keyboard() -> None:
+    """SIMH's console: shared case state, CR is 077, LF and unknown keys vanish."""
+    codes, case = fiodec.keyboard("Ab;c\r\n")
+    assert codes == [0o74, 0o61, 0o72, 0o62, 0o63, 0o77] and case is fiodec.Case.LOWER
+    codes, case = fiodec.keyboard("B", case=fiodec.Case.UPPER)
+    assert codes == [0o62] and case is fiodec.Case.UPPER
+    assert fiodec.keyboard("x\x7f")[0] == [0o27, 0o75]
+
+
 def test_pack() -> None:
     assert fiodec.pack([0o61, 0o62, 0o63, 0o64]) == [0o616263, 0o640000]
 

@@ -11,13 +11,15 @@ changes.  This module is the one place the project keeps that knowledge:
 * ``decode(codes)`` renders a code stream as text, tracking the case the way
   SIMH's typewriter does; ``Typewriter`` does the same incrementally, for a
   program's output arriving one code at a time;
+* ``keyboard(text)`` gives the codes a PDP-1 program receives when ``text`` is
+  typed on SIMH's console (what SIMH drops, and the shifts it inserts);
 * ``LOWER`` / ``UPPER`` map codes to characters, ``CHARACTERS`` maps characters
   to ``(code, case)``; the special codes have names (``LOWER_CASE`` ...).
 
 ASCII stands in for the few Flexowriter glyphs it lacks, exactly as SIMH and
 macro1 both do: ``~`` upper 003 (overline), ``#`` upper 004 (implies), ``!``
-upper 005 (or), ``&`` upper 006 (and), ``^`` upper 011 (up arrow), `````
-upper 020, ``@`` lower 040 (centre dot), ``_`` upper 040 (underline),
+upper 005 (or), ``&`` upper 006 (and), ``^`` upper 011 (up arrow), the
+backquote upper 020, ``@`` lower 040 (centre dot), ``_`` upper 040 (underline),
 ``\\`` lower 056 (overbar), ``|`` upper 056, ``*`` upper 073 (times).
 
 Where the two programs differ (all in the control characters; the printable
@@ -42,7 +44,7 @@ __all__ = [
     "BACKSPACE", "BLACK", "CARRIAGE_RETURN", "CHARACTERS", "Case", "LOWER",
     "LOWER_CASE", "MACRO1_ONLY", "RED", "SIMH_ONLY", "SPACE", "STOP", "TAB",
     "UPPER", "UPPER_CASE", "Typewriter", "decode", "encode", "encode_char",
-    "pack",
+    "keyboard", "pack",
 ]
 
 SPACE = 0o00
@@ -142,6 +144,30 @@ def encode(text: str, *, case: Case = Case.LOWER, end_lower: bool = False,
     if end_lower and state is Case.UPPER:
         codes.append(LOWER_CASE)
     return codes
+
+
+def keyboard(text: str, *, case: Case = Case.LOWER) -> tuple[list[int], Case]:
+    """The codes SIMH 3.8.1 delivers to ``tyi`` for keys typed, and the case after.
+
+    SIMH keeps one case state for the console; a key whose character needs the
+    other case is delivered as the shift code first, then the character.  CR is
+    077, DEL becomes backspace 075, a line feed and the characters with no code
+    (``; $ { } :`` ...) are echoed but never delivered.  Characters outside ASCII
+    are dropped here (SIMH would take the low seven bits of each byte it reads).
+    """
+    codes: list[int] = []
+    for char in text:
+        if char == "\n":
+            continue
+        entry = CHARACTERS.get("\b" if char == "\x7f" else char)
+        if entry is None or ord(char) > 127:
+            continue
+        code, needed = entry
+        if needed is not None and needed is not case:
+            codes.append(UPPER_CASE if needed is Case.UPPER else LOWER_CASE)
+            case = needed
+        codes.append(code)
+    return codes, case
 
 
 class Typewriter:
