@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -12,6 +13,7 @@ from .symbols import is_defined, is_fixed, is_macro, is_pseudo
 from .symtape import SymbolTapeError
 
 Source = str | bytes | Sequence[tuple[str, str | bytes]]
+RECURSION_ROOM = 200000
 
 
 @dataclass
@@ -67,10 +69,20 @@ def run_assembler(files: list[tuple[str, bytes | None]], options: Options,
                   ) -> tuple[Assembler, Fatal | None]:
     """Run an assembly; return the assembler and, if it stopped short, why."""
     assembler = Assembler(files, options, reader, before_pass2)
+    # A repeat whose text runs on into further repeats nests processing one line
+    # deeper per line, as it does in macro1 (whose C stack takes it); give Python
+    # room for that, and stop cleanly beyond it.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, RECURSION_ROOM))
     try:
         assembler.run()
     except Fatal as stop:
         return assembler, stop
+    except RecursionError:
+        return assembler, Fatal("statements nested too deeply (repeats continued by text "
+                                "over more than %d lines)" % (RECURSION_ROOM // 20))
+    finally:
+        sys.setrecursionlimit(limit)
     return assembler, None
 
 
