@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 MAX_MACRO_ARGS = 20
 MAX_MACRO_LENGTH = 8192
 MAX_MACROS = 1024
-MAX_MACRO_NESTING = 10000      #: not macro1's: it recurses until memory runs out
+MAX_MACRO_NESTING = 10000      #: not macro1's limit: it recurses until memory runs out
 
 
 @dataclass
@@ -151,7 +151,8 @@ class MacroMixin:
             number += 1
         depth = self.macro.depth + 1 if self.macro is not None else 1
         if depth > MAX_MACRO_NESTING:
-            raise Fatal("macro calls nested %d deep: a macro that calls itself makes "
-                        "macro1 expand it until memory runs out" % MAX_MACRO_NESTING)
+            # A macro that calls itself: macro1 expands it until memory runs out and
+            # then says this (if the system has not killed it first).
+            raise Fatal("could not allocate memory for macro invocation")
         self.macro = MacroCall(definition, self.current_text(), self.cc, self.macro, depth)
         return True
