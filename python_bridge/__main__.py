@@ -9,6 +9,7 @@ import sys
 COMMANDS = {
     "ref": "ref_cli",
     "fuzz": "diag_fuzz",
+    "bench": "bench",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"

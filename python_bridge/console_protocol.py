@@ -4,7 +4,7 @@ The PDP-1 program types for people, but regularly enough to parse without
 guessing.  A game looks like this (``pdp1_src/kalah.mac`` types it)::
 
     kalah for the pdp-1
-    6 pits, 4 seeds, level 7.
+    6 pits, 4 seeds, level auto.             (or level 1-20: a fixed depth)
     with empty capture, pie rule.           (only when a variant is on)
     you move first.                          (or: the pdp-1 moves first. /
                                               the pdp-1 plays both sides.)
@@ -41,7 +41,7 @@ PLAYER_NAMES = ("pdp-1", "you", "south", "north")
 class Title:
     pits: int
     seeds: int
-    level: int
+    level: int  # plies searched; 0 for the default level (budgeted deepening)
     variants: Variants
     first: str  # "pdp-1", "you" or "both"
 
@@ -118,7 +118,7 @@ VARIANT_WORDS = {
     "pie rule": "pie_rule",
 }
 
-_SETTINGS = re.compile(r"(\d) pits, (\d) seeds, level (\d+)\.")
+_SETTINGS = re.compile(r"(\d) pits, (\d) seeds, level (\d+|auto)\.")
 _WITH = re.compile(r"with (.+)\.")
 _FIRST = {"you move first.": "you", "the pdp-1 moves first.": "pdp-1", "the pdp-1 plays both sides.": "both"}
 _TOP = re.compile(r" (pdp-1|north|south|you)((?:  ?\d{1,2})+)")
@@ -185,7 +185,8 @@ class TranscriptParser:
             return None
         m = _SETTINGS.fullmatch(line)
         if m:
-            self._title.update(pits=int(m.group(1)), seeds=int(m.group(2)), level=int(m.group(3)))
+            level = 0 if m.group(3) == "auto" else int(m.group(3))
+            self._title.update(pits=int(m.group(1)), seeds=int(m.group(2)), level=level)
             return None
         m = _WITH.fullmatch(line)
         if m:

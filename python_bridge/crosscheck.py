@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .console_protocol import Board, Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title, side_of
 from .kalah_game import Game
 from .kalah_rules import NORTH, SOUTH, Position, Variants, other, start_position, winner
-from .kalah_search import best_move, pie_swap
+from .kalah_search import best_move, level_move, level_pie_swap
 from .notation import format_position, format_record
 
 
@@ -37,6 +37,7 @@ class CrossChecker:
     last_position_before: Position | None = None
     finished: bool = False
     pending_board: bool = True  # a board is typed after the title and after every move or swap
+    last_choice: tuple[int, int] | None = None  # (depth, positions) of the reference's last PDP-1 choice
 
     def __post_init__(self) -> None:
         t = self.title
@@ -66,7 +67,8 @@ class CrossChecker:
             lines.append(f"  reference: {reference}")
         lines.append("  transcript tail:")
         lines += ["    | " + ln for ln in self.transcript_tail.replace("\r", "").splitlines()[-10:]]
-        lines.append(f'  reproduce: python -m python_bridge ref best "{format_position(before)}" {t.level} {flags}'.rstrip())
+        depth = t.level if t.level else "level"
+        lines.append(f'  reproduce: python -m python_bridge ref best "{format_position(before)}" {depth} {flags}'.rstrip())
         raise CrossCheckMismatch("\n".join(lines))
 
     # -- the events --------------------------------------------------------------------
@@ -100,13 +102,19 @@ class CrossChecker:
             self._fail(f"the board is labelled {board.top_label}/{board.bottom_label}, expected {labels}")
         self.pending_board = False
 
+    def reference_choice(self) -> tuple[bool, int, int, int]:
+        """The reference's decision for the PDP-1 here: (swap?, pit, depth searched, positions visited)."""
+        pos, variants, level = self.game.position, self.game.variants, self.title.level
+        if level == 0:
+            swap, chosen = level_pie_swap(pos, variants) if self.game.swap_offered else (False, level_move(pos, variants))
+            return swap, chosen.pit, chosen.depth, chosen.nodes
+        result = best_move(pos, level, variants)
+        return bool(self.game.swap_offered and result.value < 0), result.pit, level, result.nodes
+
     def _check_choice(self, side: str) -> tuple[bool, int]:
-        """The reference's decision for the PDP-1 here: (swap?, pit)."""
-        pos = self.game.position
-        if self.game.swap_offered:
-            swap, result = pie_swap(pos, self.title.level, self.game.variants)
-            return swap, result.pit
-        return False, best_move(pos, self.title.level, self.game.variants).pit
+        swap, pit, depth, nodes = self.reference_choice()
+        self.last_choice = (depth, nodes)
+        return swap, pit
 
     def _check_move(self, move: Move) -> None:
         side = self.side_of(move.player)

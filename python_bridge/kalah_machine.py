@@ -61,12 +61,15 @@ class KalahMachine:
         *,
         timeout: float = 10.0,
         tape: Path | None = None,
+        breakpoints: tuple[int, ...] = (),
     ) -> None:
         self.panel = panel
         self.sim = Simh(config, timeout=timeout)
         try:
             self.sim.set_switches(panel.switches())
             self.sim.set_test_word(panel.test_word())
+            for address in breakpoints:  # before read-in: the program may reach them at once
+                self.sim.command(f"break {address:o}")
             self.sim.read_in(tape or ensure_tape())
         except BaseException:
             self.sim.close()

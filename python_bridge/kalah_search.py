@@ -25,6 +25,11 @@ part of the contract:
 * **Pie rule** (see ``pie_swap``): North, offered the swap, runs this same
   search on the position and swaps exactly when its value is negative.  The
   search itself never considers the swap.
+* **The default level** (see ``level_move``): iterative deepening under a
+  budget of NODE_BUDGET positions.  Depths 1, 2, 3 ... are searched in turn,
+  counting the positions of every search; the search that would take the
+  count past the budget is abandoned (the PDP-1 stops it at that position)
+  and the deepest finished search decides.  Depth 20 is the last.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from dataclasses import dataclass
 from .kalah_rules import ENDED, Position, Variants, other, pit_index, play, STANDARD
 
 INFINITY = 100  # larger than any margin (at most 72)
+NODE_BUDGET = 8000  # positions the default level may visit for one move (the PDP-1's nbudg)
 MIN_DEPTH, MAX_DEPTH = 1, 20  # the PDP-1 keeps a 24-word frame for each ply
 
 
@@ -122,3 +128,51 @@ def pie_swap(position: Position, depth: int, variants: Variants = STANDARD) -> t
     """
     result = best_move(position, depth, variants)
     return result.value < 0, result
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    """The default level's choice: the deepest finished search, and what it cost."""
+
+    result: SearchResult  # the deepest finished search (its own nodes)
+    depth: int  # that search's depth
+    nodes: int  # positions visited by every search, the abandoned one included
+
+    @property
+    def pit(self) -> int:
+        return self.result.pit
+
+    @property
+    def value(self) -> int:
+        return self.result.value
+
+
+def level_move(position: Position, variants: Variants = STANDARD, budget: int = NODE_BUDGET) -> LevelResult:
+    """The default level: deepen one ply at a time until the next search would pass ``budget`` positions.
+
+    The PDP-1 counts every position of every search and abandons the
+    search during which the count passes the budget; a search is kept only
+    if it finished within it.  That is the same as running each search to
+    the end and keeping it when the running total stays within the budget.
+    """
+    if position.to_move == ENDED:
+        raise SearchError("the game is over")
+    total = 0
+    kept: tuple[SearchResult, int] | None = None
+    for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
+        result = best_move(position, depth, variants)
+        if total + result.nodes > budget:
+            total = budget + 1  # the PDP-1 stops at the position that passes the budget
+            break
+        total += result.nodes
+        kept = (result, depth)
+    if kept is None:
+        raise SearchError(f"a budget of {budget} positions does not finish even depth 1")
+    return LevelResult(kept[0], kept[1], total)
+
+
+def level_pie_swap(position: Position, variants: Variants = STANDARD,
+                   budget: int = NODE_BUDGET) -> tuple[bool, LevelResult]:
+    """The pie-rule decision at the default level: swap when the kept search's value is negative."""
+    level = level_move(position, variants, budget)
+    return level.value < 0, level

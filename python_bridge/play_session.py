@@ -18,7 +18,7 @@ from .kalah_game import Game
 from .kalah_machine import KalahMachine
 from .kalah_search import best_move
 from .notation import SWAP, format_record
-from .simh import SimhError
+from .simh import BreakpointReached, SimhError
 
 
 class Visitor(Protocol):
@@ -73,6 +73,7 @@ class PlaySession:
     echo: Callable[[str], None] | None = None  # live typewriter output, e.g. to a terminal
     on_event: Callable[[Event, CrossChecker | None], None] | None = None
     silence_timeout: float = 60.0  # longest the PDP-1 may stay silent (thinking) before it counts as hung
+    on_break: Callable[[int | None], None] | None = None  # called at each breakpoint (set by the caller), then cont
     parser: TranscriptParser = field(default_factory=TranscriptParser)
     checker: CrossChecker | None = None
 
@@ -83,7 +84,14 @@ class PlaySession:
         end: GameOver | None = None
         self.checker = None
         while True:
-            text = sim.read_some(self.silence_timeout)
+            try:
+                text = sim.read_some(self.silence_timeout)
+            except BreakpointReached as stop:
+                if self.on_break is None:
+                    raise
+                self.on_break(stop.pc)
+                sim.cont()
+                continue
             if self.echo:
                 self.echo(text)
             for event in self.parser.feed(text):

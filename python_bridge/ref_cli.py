@@ -2,6 +2,7 @@
 
     ref move "<position>" <pit> [variants]    -> the resulting position
     ref best "<position>" <depth> [variants]  -> best <pit> value <v> nodes <k>
+    ref best "<position>" level [variants]    -> the same for the default level, then depth <d>
     ref solve --pits m --seeds n [variants]   -> the game value and the time it took
     ref batch [variants]                      -> one answer line per stdin command
 
@@ -16,7 +17,7 @@ import time
 
 from .cli_support import UsageError, add_variant_flags, build_parser, run_guarded, variants_from
 from .kalah_rules import RulesError, Variants, play
-from .kalah_search import SearchError, best_move
+from .kalah_search import SearchError, best_move, level_move
 from .notation import NotationError, format_position, parse_position
 
 INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
@@ -36,7 +37,12 @@ def answer_move(position_text: str, pit_text: str, variants: Variants) -> str:
 
 
 def answer_best(position_text: str, depth_text: str, variants: Variants) -> str:
+    """``best <pit> value <v> nodes <k>``; with the depth ``level``, the PDP-1's default level,
+    the nodes are those of every search and ``depth <d>`` follows (the deepest finished search)."""
     position = parse_position(position_text)
+    if depth_text == "level":
+        chosen = level_move(position, variants)
+        return f"best {chosen.pit} value {chosen.value} nodes {chosen.nodes} depth {chosen.depth}"
     return best_move(position, _int_arg(depth_text, "depth"), variants).line()
 
 

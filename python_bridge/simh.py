@@ -28,9 +28,10 @@ PROMPT = "sim>"
 TAIL_CHARS = 2000  # transcript tail carried by exceptions
 TRANSCRIPT_LIMIT = 256 * 1024  # the transcript kept in memory (the kiosk runs for weeks)
 
-# Messages SIMH prints when the simulated machine stops, each with the PC.
+# Messages SIMH prints when the simulated machine stops, each with the PC.  SIMH starts each on a
+# new line of its own: that CR LF belongs to the message, not to the program's output.
 _STOP_RE = re.compile(
-    r"(HALT instruction|Undefined instruction|Infinite I/O wait state|Breakpoint|Simulation stopped)"
+    r"\r?\n(HALT instruction|Undefined instruction|Infinite I/O wait state|Breakpoint|Simulation stopped)"
     r"(?:, PC: ([0-7]+))?[^\r\n]*\r?\n"
 )
 
@@ -163,6 +164,7 @@ class Simh:
         self.timeout = timeout
         self.transcript = ""
         self._carry = ""
+        self._pending = ""
         self.running = False
         self.child = pexpect.spawn(
             binary,
@@ -268,6 +270,9 @@ class Simh:
         if not self.running:
             raise SimhError("the machine is not running", self.tail())
         compiled = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern)
+        if self._pending:  # output that came before a stop is read first
+            self.child.buffer = self._pending + self.child.buffer
+            self._pending = ""
         idx = self.child.expect(
             [compiled, _STOP_RE, pexpect.EOF, pexpect.TIMEOUT],
             timeout=self.timeout if timeout is None else timeout,
@@ -282,6 +287,9 @@ class Simh:
         match = self.child.match
         self._consume()
         if idx == 1:
+            # what the program typed before the stop message is still its output: keep it
+            before = self.child.before if isinstance(self.child.before, str) else ""
+            self._pending += before
             self._raise_stop(match)
         return match
 
@@ -403,6 +411,9 @@ class Simh:
         For live display: raises MachineStopped if SIMH reports a stop in it,
         SimhDied at end of file, SimhTimeout if nothing at all comes.
         """
+        if self._pending:  # typewriter output that came just before a stop message
+            text, self._pending = self._pending, ""
+            return text
         if not self.running:
             raise SimhError("the machine is not running", self.tail())
         try:
@@ -420,6 +431,8 @@ class Simh:
         self._carry = window[-120:]
         stop = _STOP_RE.search(window)
         if stop:
+            # what the program typed before the stop message is still output: keep it for the next read
+            self._pending = text[: max(0, stop.start() - (len(window) - len(text)))]
             self.running = False
             try:
                 self._expect_prompt(2)

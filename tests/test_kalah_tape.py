@@ -52,3 +52,10 @@ def test_period_style_labels_and_no_multiply_divide() -> None:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             code = line.split("/", 1)[0] if not line.startswith("/") else ""
             assert not re.search(r"\b(mul|div|mus|dis)\b", code), f"{path.name}:{number}: {line}"
+
+
+def test_the_default_level_budget_is_the_reference_budget() -> None:
+    """The PDP-1's nbudg and the reference's NODE_BUDGET are one number, written twice."""
+    from python_bridge.kalah_search import NODE_BUDGET
+
+    assert _python_program().symbols["nbudg"] == NODE_BUDGET
