@@ -9,6 +9,7 @@ typed key is lost to SIMH's input flush.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,10 +32,20 @@ def source_paths() -> list[Path]:
     return [SOURCE_DIR / name for name in SOURCE_FILES]
 
 
+SYMBOLS = BUILD_DIR / "kalah.sym.json"
+
+
 def ensure_tape() -> Path:
-    """Assemble ``build/kalah.rim`` with tools.macro if it is missing or older than its sources."""
+    """Assemble ``build/kalah.rim`` with tools.macro if it is missing or older than its sources.
+
+    The symbol table goes beside it (``kalah.sym.json``): the bridge finds the
+    program's variables and entry points there, to examine or deposit them.
+    """
     sources = source_paths()
-    if TAPE.exists() and all(TAPE.stat().st_mtime >= src.stat().st_mtime for src in sources):
+    fresh = [TAPE, SYMBOLS]
+    if all(f.exists() for f in fresh) and all(
+        f.stat().st_mtime >= src.stat().st_mtime for f in fresh for src in sources
+    ):
         return TAPE
     from tools.macro import assemble
 
@@ -44,7 +55,14 @@ def ensure_tape() -> Path:
     BUILD_DIR.mkdir(exist_ok=True)
     TAPE.write_bytes(program.tape)
     TAPE.with_suffix(".lst").write_text(program.listing, encoding="latin-1")
+    SYMBOLS.write_text(json.dumps(program.symbols, indent=0, sort_keys=True))
     return TAPE
+
+
+def program_symbols() -> dict[str, int]:
+    """The Kalah program's symbol table (label -> address), as assembled for build/kalah.rim."""
+    ensure_tape()
+    return json.loads(SYMBOLS.read_text())
 
 
 class ProtocolError(SimhError):
@@ -64,6 +82,7 @@ class KalahMachine:
         breakpoints: tuple[int, ...] = (),
     ) -> None:
         self.panel = panel
+        self.config = config
         self.sim = Simh(config, timeout=timeout)
         try:
             self.sim.set_switches(panel.switches())

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from .console_protocol import Event, GameOver, NewGameOffer, Prompt, Title, TranscriptParser
+from .console_protocol import Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title, TranscriptParser
 from .crosscheck import CrossChecker, CrossCheckMismatch
 from .kalah_game import Game
 from .kalah_machine import KalahMachine
@@ -76,13 +76,21 @@ class PlaySession:
     on_break: Callable[[int | None], None] | None = None  # called at each breakpoint (set by the caller), then cont
     parser: TranscriptParser = field(default_factory=TranscriptParser)
     checker: CrossChecker | None = None
+    pending_keys: str | None = None  # typed for the visitor, not yet answered by the PDP-1
+    transcript: str = ""  # this game's typewriter output (kept across restarts)
 
-    def play_game(self) -> GameOutcome:
-        """Play from the title to the new-game offer; raise CrossCheckMismatch on any difference."""
+    def play_game(self, resume: bool = False) -> GameOutcome:
+        """Play to the new-game offer; raise CrossCheckMismatch on any difference.
+
+        ``resume``: go on with the game the checker holds (after the machine
+        was restarted and the game deposited), rather than wait for a title.
+        """
         sim = self.machine.sim
-        began = len(sim.transcript)
         end: GameOver | None = None
-        self.checker = None
+        if not resume:
+            self.checker = None
+            self.pending_keys = None
+            self.transcript = ""
         while True:
             try:
                 text = sim.read_some(self.silence_timeout)
@@ -92,6 +100,7 @@ class PlaySession:
                 self.on_break(stop.pc)
                 sim.cont()
                 continue
+            self.transcript += text
             if self.echo:
                 self.echo(text)
             for event in self.parser.feed(text):
@@ -102,6 +111,8 @@ class PlaySession:
                     continue
                 checker.transcript_tail = sim.tail(1500)
                 checker.on_event(event)
+                if isinstance(event, (Move, Swap, Complaint)):
+                    self.pending_keys = None  # the PDP-1 has answered what was typed
                 if self.on_event:
                     self.on_event(event, checker)
                 if isinstance(event, GameOver):
@@ -113,13 +124,14 @@ class PlaySession:
                         raise CrossCheckMismatch("the PDP-1 offered a new game before the game ended")
                     return GameOutcome(checker.title, list(checker.game.record), end,
                                        checker.moves_checked, checker.choices_checked,
-                                       sim.transcript[began:])
+                                       self.transcript)
 
     def _answer(self, checker: CrossChecker) -> None:
         if self.visitor is None:
             raise CrossCheckMismatch("the PDP-1 asked for a move in a game it plays against itself")
-        keys = self.visitor.choose(checker.game)
-        self.machine.sim.type(keys + "\r")
+        if self.pending_keys is None:  # after a restart, what was typed is typed again
+            self.pending_keys = self.visitor.choose(checker.game)
+        self.machine.sim.type(self.pending_keys + "\r")
 
     def new_game(self) -> None:
         """Answer the new-game offer (any key) so the program re-reads the panel and starts again."""

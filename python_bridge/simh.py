@@ -442,6 +442,11 @@ class Simh:
                                                self.tail())
         return text
 
+    def discard_output(self) -> None:
+        """Forget output not yet read (kept or buffered): what came before is of no interest."""
+        self._pending = ""
+        self.child.buffer = ""
+
     def drain(self, seconds: float = 0.05) -> str:
         """Collect whatever output arrives within ``seconds`` (for live display)."""
         got = []
