@@ -8,7 +8,7 @@ BUILD   := build
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: setup build test bench-ref bench-asm fuzz-asm compare-asm clean
+.PHONY: setup build test play crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm clean
 
 setup:
 	@$(SETUP)
@@ -23,6 +23,27 @@ $(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py)
 ## test: the whole suite (the README's test command; .ci/run calls it)
 test: build
 	$(PY) -m pytest -q
+
+## play: a visitor plays the PDP-1 at the terminal (ARGS="--authentic --first pdp-1 --pie-rule ...")
+play: build
+	$(PY) -m python_bridge play $(ARGS)
+
+## crosscheck: GAMES games of the PDP-1 against a reference player in all variants, every move checked
+crosscheck: GAMES ?= 64
+crosscheck: SEED ?= 1
+crosscheck: build
+	$(PY) -m python_bridge crosscheck --games $(GAMES) --seed $(SEED) --all-variants $(ARGS)
+
+## fuzz: the diagnostic-mode differential fuzz, CASES cases from SEED over JOBS emulators
+fuzz: CASES ?= 100000
+fuzz: SEED ?= 1
+fuzz: JOBS ?= 0
+fuzz: build
+	$(PY) -m python_bridge fuzz --cases $(CASES) --seed $(SEED) --jobs $(JOBS)
+
+## bench: the PDP-1's figures (instructions a position, 1960 seconds a move, core used, rates)
+bench: build
+	$(PY) -m python_bridge bench $(ARGS)
 
 ## bench-ref: positions per second of the reference search, depths 4 to 8
 bench-ref: setup
@@ -46,3 +67,7 @@ compare-asm: setup
 
 clean:
 	rm -rf $(BUILD) .pytest_cache
+
+## help: list the entry points
+help:
+	@grep -E '^## ' Makefile | sed 's/^## /  make /'

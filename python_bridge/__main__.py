@@ -7,9 +7,11 @@ import sys
 
 # command name -> module holding its ``main(argv) -> int``
 COMMANDS = {
-    "ref": "ref_cli",
+    "play": "play_cli",
+    "crosscheck": "crosscheck_cli",
     "fuzz": "diag_fuzz",
     "bench": "bench",
+    "ref": "ref_cli",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"
