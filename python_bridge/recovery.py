@@ -15,10 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .console_protocol import Title
 from .crosscheck import CrossChecker
 from .front_panel import PanelSettings
+from .kalah_game import Game
 from .kalah_machine import KalahMachine, program_symbols
-from .kalah_rules import NORTH, SOUTH
+from .kalah_rules import NORTH, SOUTH, other
+from .notation import SWAP
 from .play_session import GameOutcome, PlaySession, Visitor
 from .simh import FULL_SPEED, BreakpointReached, MachineConfig, SimhError
 
@@ -36,6 +39,25 @@ def board_words(checker: CrossChecker) -> list[int]:
     south = list(pos.board[:m]) + [0] * (6 - m)
     north = list(pos.board[m + 1:2 * m + 1]) + [0] * (6 - m)
     return south + [pos.board[m]] + north + [pos.board[2 * m + 1]]
+
+
+def checker_from_record(title: Title, record: list[int | str]) -> CrossChecker:
+    """The cross-checker of a game after ``record``, rebuilt without any machine.
+
+    Why: after the server itself restarts there is no emulator and no
+    transcript left, only the saved title and record; replaying the record
+    gives the reference's game (and the seats, exchanged by a pie-rule swap)
+    that ``restore_machine`` deposits into a fresh PDP-1.  The record is
+    trusted to be a legal game (it was cross-checked as it was played).
+    """
+    checker = CrossChecker(title)
+    checker.game = Game.replay(checker.game.position, title.variants, list(record))
+    if SWAP in record and checker.pdp1_side is not None:  # the players exchanged seats
+        checker.pdp1_side = other(checker.pdp1_side)
+        checker.bottom_side = other(checker.bottom_side)
+    checker.moves_checked = len(record)
+    checker.finished = checker.game.position.over
+    return checker
 
 
 def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossChecker,

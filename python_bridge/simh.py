@@ -35,6 +35,9 @@ _STOP_RE = re.compile(
     r"(?:, PC: ([0-7]+))?[^\r\n]*\r?\n"
 )
 
+# What SIMH prints when a ``step N`` has run its N instructions.
+_STEP_RE = re.compile(r"\r?\nStep expired(?:, PC: ([0-7]+))?[^\r\n]*\r?\n$")
+
 
 class SimhError(RuntimeError):
     """Something went wrong with the simulator; ``tail`` holds the last of its transcript."""
@@ -398,6 +401,42 @@ class Simh:
                 raise
             return stop.pc
         raise SimhError("the machine did not stop", self.tail())  # pragma: no cover - expect always raises
+
+    def step(self, instructions: int, timeout: float | None = None) -> tuple[str, int | None]:
+        """Run exactly ``instructions`` instructions of the stopped machine (SIMH's ``step``), then stop.
+
+        Why: SIMH 3.8.1's throttle recalibrates at full speed (about 3.4
+        million instructions) after every ``cont``, so a throttled machine
+        cannot be stopped to be looked at without running away.  Stepping a
+        full-speed machine in measured slices paces it exactly instead (the
+        kiosk shows the PDP-1 thinking in 1960 time this way), and its
+        registers can be examined between slices.  Returns the typewriter
+        output of the slice (also kept in the transcript) and the PC; any
+        other stop (a halt...) raises as ``expect`` does.
+        """
+        if self.running:
+            raise SimhError("step needs a stopped machine: stop it first", self.tail())
+        if instructions < 1:
+            raise ValueError(f"step needs a positive number of instructions, not {instructions}")
+        cmd = f"step {instructions}"
+        self.child.send(cmd + "\r")
+        raw = self._expect_prompt(self.timeout if timeout is None else timeout)
+        echo = raw.find(cmd + "\r\n")  # the echo of the command line (after the prompt's space)
+        if echo >= 0 and not raw[:echo].strip():
+            raw = raw[echo + len(cmd) + 2:]
+        done = _STEP_RE.search(raw)
+        if done:
+            return raw[:done.start()], int(done.group(1), 8) if done.group(1) else None
+        stop = _STOP_RE.search(raw)
+        if stop:
+            self._pending += raw[:stop.start()]
+            raise _STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
+                                               self.tail())
+        raise SimhError(f"{cmd}: unexpected answer {raw!r}", self.tail())
+
+    def unread(self, text: str) -> None:
+        """Give output back: the next ``read_some`` or ``expect`` sees ``text`` first (e.g. a step's output)."""
+        self._pending = text + self._pending
 
     def type(self, keys: str) -> None:
         """Type on the console typewriter.  A carriage return is ``\\r`` (LF has no FIO-DEC code)."""

@@ -1,0 +1,97 @@
+"""What the kiosk added to shared modules: ``Simh.step``/``unread`` and ``recovery.checker_from_record``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from python_bridge.console_protocol import Board, Move, Swap, Title
+from python_bridge.front_panel import PanelSettings
+from python_bridge.kalah_machine import KalahMachine
+from python_bridge.kalah_rules import Variants
+from python_bridge.play_session import PlaySession, RandomVisitor
+from python_bridge.recovery import checker_from_record, restore_machine
+from python_bridge.simh import FULL_SPEED, SimhError
+
+
+def test_step_runs_exactly_the_instructions_asked_and_returns_the_output(kalah_tape) -> None:
+    panel = PanelSettings(pits=4, seeds=3, depth=2, pdp1_first=True)
+    with KalahMachine(panel) as machine:
+        sim = machine.sim
+        with pytest.raises(SimhError):
+            sim.step(10)  # the machine is running
+        sim.stop()
+        before = sim.instructions()
+        typed = ""
+        for _ in range(200):
+            out, pc = sim.step(5000)
+            assert pc is not None and 0 <= pc < 0o10000
+            typed += out
+            if "plays" in typed:
+                break
+        assert sim.instructions() - before == 5000 * (_ + 1)
+        assert "kalah for the pdp-1" in typed and "pdp-1 plays" in typed
+        sim.unread(typed)  # given back, the output is read first after the machine goes on
+        sim.cont()
+        assert sim.read_some(2).startswith(typed)
+
+
+def _live_game_states(seed: int) -> tuple[Title, list[tuple[list, tuple]]]:
+    """A real game (PDP-1 first, pie rule: the visitor may swap) and the checker's state after each move."""
+    panel = PanelSettings(pits=4, seeds=3, depth=2, variants=Variants(pie_rule=True), pdp1_first=True)
+    states: list[tuple[list, tuple]] = []
+
+    def on_event(event, checker) -> None:
+        if isinstance(event, (Move, Swap)):
+            states.append((list(checker.game.record), _state(checker)))
+
+    with KalahMachine(panel) as machine:
+        outcome = PlaySession(machine, RandomVisitor(random.Random(seed)), on_event=on_event).play_game()
+    return outcome.title, states
+
+
+def _state(checker) -> tuple:
+    g = checker.game
+    return (g.position, g.seats_swapped, g.north_has_played, g.swap_offered, checker.pdp1_side,
+            checker.bottom_side, checker.moves_checked)
+
+
+def test_a_checker_rebuilt_from_a_record_equals_the_live_one(kalah_tape) -> None:
+    swapped = 0
+    for seed in (1, 2, 5):
+        title, states = _live_game_states(seed)
+        swapped += any("swap" in record for record, _ in states)
+        for record, state in states:
+            assert _state(checker_from_record(title, record)) == state, record
+    assert swapped, "no game with a swap: the seats exchange went untested"
+
+
+def test_a_game_restored_from_its_record_plays_on(kalah_tape) -> None:
+    """What a server restart does: title + record -> checker -> fresh machine -> the same game goes on."""
+    panel = PanelSettings(pits=4, seeds=3, depth=2, pdp1_first=True)
+    with KalahMachine(panel) as machine:
+        whole = PlaySession(machine, RandomVisitor(random.Random(7))).play_game()
+    checker = checker_from_record(whole.title, whole.record[:4])  # as saved after the fourth move
+    machine = restore_machine(panel, FULL_SPEED, checker)
+    try:
+        session = PlaySession(machine, _Replayer(whole.record))
+        session.checker = checker
+        boards: list[Board] = []
+        session.on_event = lambda e, c: boards.append(e) if isinstance(e, Board) else None
+        outcome = session.play_game(resume=True)
+    finally:
+        machine.close()
+    assert outcome.record == whole.record
+    assert boards, "the restored machine drew the board"
+
+
+class _Replayer:
+    """Plays the visitor's moves of a known record from a given point on."""
+
+    def __init__(self, record: list) -> None:
+        self.record = record
+
+    def choose(self, game) -> str:
+        entry = self.record[len(game.record)]
+        return "s" if entry == "swap" else str(entry)
