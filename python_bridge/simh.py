@@ -473,10 +473,11 @@ class Simh:
             # what the program typed before the stop message is still output: keep it for the next read
             self._pending = text[: max(0, stop.start() - (len(window) - len(text)))]
             self.running = False
-            try:
-                self._expect_prompt(2)
-            except SimhError:
-                pass
+            if PROMPT not in window[stop.end():]:  # the prompt may have come in the same chunk
+                try:
+                    self._expect_prompt(2)
+                except SimhError:
+                    pass
             raise _STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
                                                self.tail())
         return text
