@@ -59,3 +59,18 @@ def test_the_default_level_budget_is_the_reference_budget() -> None:
     from python_bridge.kalah_search import NODE_BUDGET
 
     assert _python_program().symbols["nbudg"] == NODE_BUDGET
+
+
+def test_every_routine_has_a_comment() -> None:
+    """A routine (a label whose first instruction saves the return, dap, possibly after a jda
+    argument word) must have a comment line just above it: the source is an exhibit."""
+    missing = []
+    for path in source_paths():
+        lines = path.read_text().splitlines()
+        for i, line in enumerate(lines):
+            m = re.match(r"^(\w+),\t(dap|0)\b", line)
+            if not m or (m.group(2) == "0" and "dap" not in (lines[i + 1] if i + 1 < len(lines) else "")):
+                continue
+            if not any(previous.startswith("/") for previous in lines[max(0, i - 4):i]):
+                missing.append(f"{path.name}:{i + 1}: {line}")
+    assert not missing, missing
