@@ -24,16 +24,35 @@ from typing import Iterator
 import pexpect
 
 PDP1_BINARY = "/usr/bin/pdp1"
-PROMPT = "sim>"
+PROMPT = "sim> "
 TAIL_CHARS = 2000  # transcript tail carried by exceptions
 TRANSCRIPT_LIMIT = 256 * 1024  # the transcript kept in memory (the kiosk runs for weeks)
 
 # Messages SIMH prints when the simulated machine stops, each with the PC.  SIMH starts each on a
 # new line of its own: that CR LF belongs to the message, not to the program's output.
 _STOP_RE = re.compile(
-    r"\r?\n(HALT instruction|Undefined instruction|Infinite I/O wait state|Breakpoint|Simulation stopped)"
+    r"(?:\r?\n)?(HALT instruction|Undefined instruction|Infinite I/O wait state|Breakpoint|Simulation stopped)"
     r"(?:, PC: ([0-7]+))?[^\r\n]*\r?\n"
 )
+
+_ANY = re.compile(r".+", re.DOTALL)  # whatever has arrived
+_STOP_WORDS = ("HALT instruction", "Undefined instruction", "Infinite I/O wait state", "Breakpoint",
+               "Simulation stopped")
+
+
+def _ready_length(unread: str) -> int:
+    """How much of ``unread`` is surely program output: all but a last line that may be a stop
+    message still arriving (SIMH starts those on a line of their own), or a lone CR."""
+    cut = unread.rfind("\n") + 1
+    last = unread[cut:]
+    if last and any(word.startswith(last) for word in _STOP_WORDS):
+        if cut and unread[cut - 1] == "\n":  # the message's own new line goes with it
+            cut -= 2 if cut > 1 and unread[cut - 2] == "\r" else 1
+        return cut
+    if unread.endswith("\r"):
+        return len(unread) - 1
+    return len(unread)
+
 
 # What SIMH prints when a ``step N`` has run its N instructions.
 _STEP_RE = re.compile(r"\r?\nStep expired(?:, PC: ([0-7]+))?[^\r\n]*\r?\n$")
@@ -166,8 +185,7 @@ class Simh:
         self.config = config
         self.timeout = timeout
         self.transcript = ""
-        self._carry = ""
-        self._pending = ""
+        self._unread = ""  # read from the simulator, not yet taken by any reader
         self.running = False
         self.child = pexpect.spawn(
             binary,
@@ -227,7 +245,11 @@ class Simh:
         if self.child.isalive():
             os.kill(self.child.pid, signal.SIGKILL)
 
-    # -- the transcript -----------------------------------------------------------------
+    # -- reading ---------------------------------------------------------------------------
+    # Everything the simulator prints is read into ``_unread`` (and the transcript); every
+    # reader -- expect, read_some, commands -- takes from there, so no output is ever seen
+    # twice or lost, and output typed before a stop message stays readable after the stop.
+
     def _record(self, text: str) -> None:
         self.transcript += text
         if len(self.transcript) > TRANSCRIPT_LIMIT:
@@ -236,81 +258,127 @@ class Simh:
     def tail(self, chars: int = TAIL_CHARS) -> str:
         return self.transcript[-chars:]
 
-    def _consume(self) -> None:
-        """Record what pexpect matched (before + after) into the transcript."""
-        before = self.child.before if isinstance(self.child.before, str) else ""
-        after = self.child.after if isinstance(self.child.after, str) else ""
-        self._record(before + after)
-
-    # -- waiting --------------------------------------------------------------------------
-    def _expect_prompt(self, timeout: float) -> str:
-        idx = self.child.expect([PROMPT, pexpect.EOF, pexpect.TIMEOUT], timeout=timeout)
-        before = self.child.before if isinstance(self.child.before, str) else ""
-        self._consume()
+    def _read_more(self, timeout: float) -> bool:
+        """Read what the simulator prints next into _unread; False if nothing came in ``timeout``."""
+        idx = self.child.expect([_ANY, pexpect.EOF, pexpect.TIMEOUT], timeout=max(0.0, timeout))
+        if idx == 0:
+            text = self.child.after
+            self._record(text)
+            self._unread += text
+            return True
         if idx == 1:
+            self.running = False
             raise SimhDied("the pdp1 process exited", self.tail())
-        if idx == 2:
-            raise SimhTimeout("no sim> prompt from the simulator", self.tail())
+        return False
+
+    def _until(self, find, timeout: float, what: str):
+        """Read until ``find(_unread)`` gives a result; raise SimhTimeout after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = find(self._unread)
+            if found is not None:
+                return found
+            if not self._read_more(deadline - time.monotonic()):
+                raise SimhTimeout(f"no {what} in time", self.tail())
+
+    def _expect_prompt(self, timeout: float) -> str:
+        """Read up to SIMH's ``sim>`` prompt; return what came before it."""
+        index = self._until(lambda u: u.find(PROMPT) if PROMPT in u else None, timeout, "sim> prompt")
+        before, self._unread = self._unread[:index], self._unread[index + len(PROMPT):]
         return before
 
-    def _raise_stop(self, match: re.Match[str]) -> None:
+    def _take_stop(self, stop: re.Match[str]) -> MachineStopped:
+        """Remove a stop message (and the prompt after it) from _unread; the exception to raise."""
         self.running = False
-        reason = match.group(1)
-        pc = int(match.group(2), 8) if match.group(2) else None
-        # the prompt follows the stop message
+        head, rest = self._unread[:stop.start()], self._unread[stop.end():]
+        self._unread = rest
         try:
             self._expect_prompt(2)
         except SimhError:
             pass
-        raise _STOP_CLASSES[reason](reason, pc, self.tail())
+        self._unread = head + self._unread  # what the program typed before the stop is still its output
+        pc = int(stop.group(2), 8) if stop.group(2) else None
+        return _STOP_CLASSES[stop.group(1)](stop.group(1), pc, self.tail())
 
     def expect(self, pattern: str | re.Pattern[str], timeout: float | None = None) -> re.Match[str]:
-        """Wait while the machine runs until its output matches ``pattern``.
+        """Wait while the machine runs until its output matches ``pattern``; consume through the match.
 
         Raises MachineStopped (a subclass for each stop reason) if the PDP-1
         stops first, SimhDied if the process ends, SimhTimeout if nothing comes.
         """
-        if not self.running:
+        if not self.running and not self._unread:
             raise SimhError("the machine is not running", self.tail())
         compiled = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern)
-        if self._pending:  # output that came before a stop is read first
-            self.child.buffer = self._pending + self.child.buffer
-            self._pending = ""
-        idx = self.child.expect(
-            [compiled, _STOP_RE, pexpect.EOF, pexpect.TIMEOUT],
-            timeout=self.timeout if timeout is None else timeout,
-        )
-        if idx == 2:
-            self._consume()
-            self.running = False
-            raise SimhDied("the pdp1 process exited", self.tail())
-        if idx == 3:
-            self._consume()
-            raise SimhTimeout(f"no {compiled.pattern!r} from the PDP-1 in time", self.tail())
-        match = self.child.match
-        self._consume()
-        if idx == 1:
-            # what the program typed before the stop message is still its output: keep it
-            before = self.child.before if isinstance(self.child.before, str) else ""
-            self._pending += before
-            self._raise_stop(match)
-        return match
+
+        def find(unread: str):
+            match, stop = compiled.search(unread), _STOP_RE.search(unread)
+            if stop and (match is None or stop.start() < match.end()):
+                return stop
+            return match
+
+        found = self._until(find, self.timeout if timeout is None else timeout, repr(compiled.pattern) + " from the PDP-1")
+        if found.re is _STOP_RE:
+            raise self._take_stop(found)
+        self._unread = self._unread[found.end():]
+        return found
 
     def expect_output(self, pattern: str | re.Pattern[str], timeout: float | None = None) -> tuple[str, re.Match[str]]:
         """Like ``expect``, also returning the output that came before the match."""
-        before_len = len(self.transcript)
         match = self.expect(pattern, timeout)
-        seen = self.transcript[before_len:] if len(self.transcript) >= before_len else self.transcript
-        return seen[: len(seen) - len(match.group(0))], match
+        return match.string[:match.start()], match
+
+    def read_some(self, timeout: float) -> str:
+        """Return the output that arrives next (waiting up to ``timeout`` for the first of it).
+
+        For live display: output before a stop message is returned first;
+        the next call raises MachineStopped for the stop.  SimhDied at end of
+        file, SimhTimeout if nothing at all comes.  A line that may be the
+        start of a stop message is held back until it is complete.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            stop = _STOP_RE.search(self._unread)
+            if stop:
+                if stop.start() > 0:
+                    text, self._unread = self._unread[:stop.start()], self._unread[stop.start():]
+                    return text
+                raise self._take_stop(stop)
+            ready = _ready_length(self._unread)
+            if ready:
+                text, self._unread = self._unread[:ready], self._unread[ready:]
+                return text
+            if not self.running and not self._unread:
+                raise SimhError("the machine is not running", self.tail())
+            if not self._read_more(deadline - time.monotonic()):
+                raise SimhTimeout(f"no output from the PDP-1 for {timeout:.0f} s", self.tail())
+
+    def discard_output(self) -> None:
+        """Forget output not yet read: what came before is of no interest."""
+        self._unread = ""
+
+    def drain(self, seconds: float = 0.05) -> str:
+        """Collect whatever output arrives within ``seconds`` (and any not yet read)."""
+        deadline = time.monotonic() + seconds
+        while self._read_more(deadline - time.monotonic()):
+            pass
+        text, self._unread = self._unread, ""
+        return text
+
+    def unread(self, text: str) -> None:
+        """Give output back: the next ``read_some`` or ``expect`` sees ``text`` first (e.g. a step's output)."""
+        self._unread = text + self._unread
 
     # -- the console --------------------------------------------------------------------
     def command(self, cmd: str, timeout: float | None = None) -> str:
         """Run a SIMH command at the ``sim>`` prompt and return what it printed."""
         if self.running:
             raise SimhError(f"cannot run {cmd!r} while the machine runs: stop it first", self.tail())
-        self.child.send(cmd + "\r")
-        out = self._expect_prompt(self.timeout if timeout is None else timeout)
-        # drop the echoed command line
+        pending, self._unread = self._unread, ""  # program output not yet read stays unread
+        try:
+            self.child.send(cmd + "\r")
+            out = self._expect_prompt(self.timeout if timeout is None else timeout)
+        finally:
+            self._unread = pending + self._unread
         out = out.replace("\r", "")
         first, _, rest = out.partition("\n")
         if first.strip() != cmd.strip():
@@ -383,10 +451,11 @@ class Simh:
     def _start(self, cmd: str) -> None:
         if self.running:
             raise SimhError("the machine is already running", self.tail())
+        pending, self._unread = self._unread, ""  # program output not yet read stays unread
         self.child.send(cmd + "\r")
-        self.child.expect_exact(cmd + "\r\n", timeout=self.timeout)
-        self._consume()
-        self._carry = ""
+        echo = cmd + "\r\n"
+        index = self._until(lambda u: u.find(echo) if echo in u else None, self.timeout, f"echo of {cmd!r}")
+        self._unread = pending + self._unread[index + len(echo):]
         self.running = True
 
     def stop(self) -> int | None:
@@ -411,104 +480,40 @@ class Simh:
         full-speed machine in measured slices paces it exactly instead (the
         kiosk shows the PDP-1 thinking in 1960 time this way), and its
         registers can be examined between slices.  Returns the typewriter
-        output of the slice (also kept in the transcript) and the PC; any
-        other stop (a halt...) raises as ``expect`` does.
+        output not yet read, the slice's included (also kept in the
+        transcript), and the PC; any other stop (a halt...) raises as
+        ``expect`` does.
         """
         if self.running:
             raise SimhError("step needs a stopped machine: stop it first", self.tail())
         if instructions < 1:
             raise ValueError(f"step needs a positive number of instructions, not {instructions}")
         cmd = f"step {instructions}"
-        self.child.send(cmd + "\r")
-        raw = self._expect_prompt(self.timeout if timeout is None else timeout)
+        pending, self._unread = self._unread, ""
+        try:
+            self.child.send(cmd + "\r")
+            raw = self._expect_prompt(self.timeout if timeout is None else timeout)
+        finally:
+            self._unread = pending + self._unread
         echo = raw.find(cmd + "\r\n")  # the echo of the command line (after the prompt's space)
         if echo >= 0 and not raw[:echo].strip():
             raw = raw[echo + len(cmd) + 2:]
         done = _STEP_RE.search(raw)
         if done:
-            return raw[:done.start()], int(done.group(1), 8) if done.group(1) else None
+            earlier, self._unread = self._unread, ""  # output not yet read comes first
+            return earlier + raw[:done.start()], int(done.group(1), 8) if done.group(1) else None
         stop = _STOP_RE.search(raw)
         if stop:
-            self._pending += raw[:stop.start()]
+            self._unread += raw[:stop.start()]
             raise _STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
                                                self.tail())
         raise SimhError(f"{cmd}: unexpected answer {raw!r}", self.tail())
-
-    def unread(self, text: str) -> None:
-        """Give output back: the next ``read_some`` or ``expect`` sees ``text`` first (e.g. a step's output)."""
-        self._pending = text + self._pending
 
     def type(self, keys: str) -> None:
         """Type on the console typewriter.  A carriage return is ``\\r`` (LF has no FIO-DEC code)."""
         if not self.running:
             raise SimhError("typing while the machine is stopped would be lost", self.tail())
         self.child.send(keys)
-
-    def read_some(self, timeout: float) -> str:
-        """Return the output that arrives next (waiting up to ``timeout`` for the first of it).
-
-        For live display: raises MachineStopped if SIMH reports a stop in it,
-        SimhDied at end of file, SimhTimeout if nothing at all comes.
-        """
-        if self._pending:  # typewriter output that came just before a stop message
-            text, self._pending = self._pending, ""
-            return text
-        if not self.running:
-            raise SimhError("the machine is not running", self.tail())
-        try:
-            if self.child.buffer:  # output that arrived with an earlier match comes first
-                text, self.child.buffer = self.child.buffer, ""
-            else:
-                text = self.child.read_nonblocking(4096, timeout=timeout)
-        except pexpect.TIMEOUT:
-            raise SimhTimeout(f"no output from the PDP-1 for {timeout:.0f} s", self.tail()) from None
-        except pexpect.EOF:
-            self.running = False
-            raise SimhDied("the pdp1 process exited", self.tail()) from None
-        self._record(text)
-        window = self._carry + text  # a stop message may arrive split over two reads
-        self._carry = window[-120:]
-        stop = _STOP_RE.search(window)
-        if stop:
-            # what the program typed before the stop message is still output: keep it for the next read
-            self._pending = text[: max(0, stop.start() - (len(window) - len(text)))]
-            self.running = False
-            if PROMPT not in window[stop.end():]:  # the prompt may have come in the same chunk
-                try:
-                    self._expect_prompt(2)
-                except SimhError:
-                    pass
-            raise _STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
-                                               self.tail())
-        return text
-
-    def discard_output(self) -> None:
-        """Forget output not yet read (kept or buffered): what came before is of no interest."""
-        self._pending = ""
-        self.child.buffer = ""
-
-    def drain(self, seconds: float = 0.05) -> str:
-        """Collect whatever output arrives within ``seconds`` (for live display)."""
-        got = []
-        deadline = time.monotonic() + seconds
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            try:
-                if self.child.buffer:
-                    chunk, self.child.buffer = self.child.buffer, ""
-                else:
-                    chunk = self.child.read_nonblocking(4096, timeout=left)
-            except pexpect.TIMEOUT:
-                break
-            except pexpect.EOF:
-                self.running = False
-                raise SimhDied("the pdp1 process exited", self.tail())
-            got.append(chunk)
-        text = "".join(got)
-        self._record(text)
-        return text
 
 
 def live_simulators() -> Iterator[Simh]:
