@@ -12,6 +12,7 @@ COMMANDS = {
     "fuzz": "diag_fuzz",
     "bench": "bench",
     "ref": "ref_cli",
+    "kiosk": "kiosk_cli",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"

@@ -1,0 +1,8 @@
+"""The museum kiosk: visitors play Kalah against the emulated PDP-1 on a touch screen.
+
+``config`` reads the operator's file; ``runner`` owns the one emulator and
+plays the games (visitor or attract mode) in a thread of its own, every move
+cross-checked; ``server`` is the aiohttp web server (page, WebSocket,
+health); ``soak`` runs many attract games unattended.  The page itself is
+plain HTML/CSS/JS in ``static/``.
+"""

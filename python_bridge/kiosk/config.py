@@ -1,0 +1,179 @@
+"""The kiosk's configuration file (TOML), read once at start.
+
+Why TOML: Python reads it with no extra package (``tomllib``), and a museum
+technician can edit it with any text editor; every key has a default, so
+the file need only hold what differs.  Errors name the key and what is
+allowed, and stop the kiosk before it starts (exit status 2).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from ..front_panel import PanelSettings
+from ..kalah_rules import Variants
+
+VARIANT_NAMES = {
+    "empty-capture": "empty_capture",
+    "deferred-end": "deferred_end",
+    "remainder-void": "remainder_void",
+    "pie-rule": "pie_rule",
+}
+FIRST_CHOICES = ("visitor", "pdp-1", "alternate")
+SPEEDS = ("authentic", "fast")
+AUTHENTIC_INSTRUCTIONS_PER_SECOND = 200_000  # the README's 1960 second
+AUTHENTIC_CHARACTERS_PER_SECOND = 10.0  # the Flexowriter
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing, unreadable, or holds a value the kiosk cannot use."""
+
+
+@dataclass(frozen=True)
+class KioskConfig:
+    """Everything the operator sets.  ``state_dir`` holds the saved game and the log."""
+
+    pits: int = 6
+    seeds: int = 4
+    level: int = 0  # 0: the PDP-1's default level (about 7-9 s of 1960 thinking a move)
+    variants: Variants = field(default_factory=Variants)
+    first: str = "visitor"  # who moves first in a visitor's game: visitor, pdp-1, alternate
+    speed: str = "authentic"  # authentic: 1960 pace; fast: as fast as the host runs
+    think_rate: int | None = None  # instructions a second while the PDP-1 thinks (0: unpaced); speed's by default
+    typewriter_cps: float | None = None  # characters a second on the paper (0: unpaced); speed's by default
+    idle_seconds: float = 60.0  # no touch this long in a visitor's game: the countdown starts
+    countdown_seconds: float = 20.0  # the countdown, then attract mode
+    port: int = 8360
+    state_dir: Path = Path("kiosk-state")
+    attract_seed: int = 0  # 0: new openings at every start; otherwise the same series each start
+    attract_random_moves: int = 3  # the demo player's first moves are random (varied openings)
+    attract_depth: int = 4  # then it plays the reference search at this depth
+    attract_pause: float = 2.0  # seconds the demo player waits before each move
+    end_pause: float = 10.0  # seconds an attract game's result stays up
+    watchdog_seconds: float = 10.0  # an emulator silent this long while it should type is hung
+    log_max_bytes: int = 1_000_000
+    log_backups: int = 5
+
+    @property
+    def thinking_pace(self) -> int:
+        """Instructions a second of wall time while the PDP-1 thinks; 0 for as fast as it goes."""
+        if self.think_rate is not None:
+            return self.think_rate
+        return AUTHENTIC_INSTRUCTIONS_PER_SECOND if self.speed == "authentic" else 0
+
+    @property
+    def paper_pace(self) -> float:
+        """Characters a second the typewriter prints on the page; 0 for as fast as they come."""
+        if self.typewriter_cps is not None:
+            return self.typewriter_cps
+        return AUTHENTIC_CHARACTERS_PER_SECOND if self.speed == "authentic" else 0.0
+
+    @property
+    def host(self) -> str:
+        """Only this machine: the kiosk's browser runs here, nothing else may reach the server."""
+        return "127.0.0.1"
+
+    def panel(self, pdp1_first: bool) -> PanelSettings:
+        return PanelSettings(pits=self.pits, seeds=self.seeds, depth=self.level, variants=self.variants,
+                             pdp1_first=pdp1_first)
+
+    @property
+    def log_file(self) -> Path:
+        return self.state_dir / "kiosk.log"
+
+    @property
+    def saved_game(self) -> Path:
+        return self.state_dir / "current-game.json"
+
+
+# key -> (section, type, check, what is allowed)
+_INT_RANGES = {
+    "pits": (1, 6), "seeds": (1, 6), "level": (0, 20), "port": (1024, 65535),
+    "attract_random_moves": (0, 50), "attract_depth": (1, 10), "attract_seed": (0, 2**63 - 1),
+    "log_max_bytes": (10_000, 1_000_000_000), "log_backups": (1, 100), "think_rate": (0, 100_000_000),
+}
+_FLOAT_RANGES = {
+    "idle_seconds": (1.0, 86400.0), "countdown_seconds": (1.0, 3600.0), "attract_pause": (0.0, 60.0),
+    "end_pause": (0.0, 3600.0), "watchdog_seconds": (1.0, 600.0), "typewriter_cps": (0.0, 10000.0),
+}
+SECTIONS = {
+    "game": ("pits", "seeds", "level", "variants", "first"),
+    "kiosk": ("speed", "think_rate", "typewriter_cps", "idle_seconds", "countdown_seconds", "port", "state_dir"),
+    "attract": ("attract_seed", "attract_random_moves", "attract_depth", "attract_pause", "end_pause"),
+    "operation": ("watchdog_seconds", "log_max_bytes", "log_backups"),
+}
+
+
+def _check(key: str, value: object, base: Path) -> object:
+    if key in _INT_RANGES:
+        low, high = _INT_RANGES[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(f"{key} must be a whole number from {low} to {high}, not {value!r}")
+        return value
+    if key in _FLOAT_RANGES:
+        low, high = _FLOAT_RANGES[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise ConfigError(f"{key} must be a number of seconds from {low:g} to {high:g}, not {value!r}")
+        return float(value)
+    if key == "variants":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"variants must be a list of names, not {value!r}")
+        unknown = [v for v in value if v not in VARIANT_NAMES]
+        if unknown:
+            raise ConfigError(f"unknown variant {unknown[0]!r}: use {', '.join(VARIANT_NAMES)}")
+        return Variants(**{VARIANT_NAMES[v]: True for v in value})
+    if key == "first":
+        if value not in FIRST_CHOICES:
+            raise ConfigError(f"first must be one of {', '.join(FIRST_CHOICES)}, not {value!r}")
+        return value
+    if key == "speed":
+        if value not in SPEEDS:
+            raise ConfigError(f"speed must be one of {', '.join(SPEEDS)}, not {value!r}")
+        return value
+    if key == "state_dir":
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"state_dir must be a folder name, not {value!r}")
+        path = Path(value)
+        return path if path.is_absolute() else base / path
+    raise ConfigError(f"unknown setting {key!r}")  # pragma: no cover - keys are checked before
+
+
+def parse_config(text: str, base: Path = Path(".")) -> KioskConfig:
+    """A configuration from TOML text; relative folders are taken from ``base`` (the file's folder)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}") from None
+    values: dict[str, object] = {}
+    for section, body in data.items():
+        if section not in SECTIONS:
+            raise ConfigError(f"unknown section [{section}]: use {', '.join('[' + s + ']' for s in SECTIONS)}")
+        if not isinstance(body, dict):
+            raise ConfigError(f"[{section}] must be a section, not a value")
+        for key, value in body.items():
+            if key not in SECTIONS[section]:
+                raise ConfigError(f"unknown setting {key!r} in [{section}]: use {', '.join(SECTIONS[section])}")
+            values[key] = _check(key, value, base)
+    config = KioskConfig(**values)  # type: ignore[arg-type]
+    if config.state_dir == KioskConfig.state_dir and "state_dir" not in values:
+        config = KioskConfig(**{**values, "state_dir": base / KioskConfig.state_dir})  # type: ignore[arg-type]
+    return config
+
+
+def load_config(path: Path | str) -> KioskConfig:
+    """Read the operator's configuration file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text") from None
+    return parse_config(text, path.resolve().parent)
+
+
+def describe(config: KioskConfig) -> str:
+    """One line for the log: the settings in force."""
+    return ", ".join(f"{f.name}={getattr(config, f.name)}" for f in fields(config))

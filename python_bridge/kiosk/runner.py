@@ -1,0 +1,576 @@
+"""The kiosk's one emulator and its games, in a thread of its own.
+
+Why a thread: the emulator is driven through blocking pexpect calls (the
+project's ``Simh``), and the PDP-1 must be talked to from one place only.
+The web server (asyncio) hands the page's touches over through ``submit``
+(a bounded queue) and receives what to show through ``publish`` (called from
+this thread, thread-safe on the server's side).
+
+A game is a ``PlaySession`` on a ``KalahMachine``: every move cross-checked.
+Around it this module adds what the exhibit needs:
+
+* modes: attract (the PDP-1 against ``AttractPlayer``, paced) and visitor
+  (the page's touches); "touch to play" abandons an attract game at once,
+  an idle visitor game counts down and returns to attract mode;
+* the PDP-1's thinking is run in ``Simh.step`` slices, so its 1960 time is
+  exact at authentic speed (200,000 instructions a second of wall time) and
+  the console lights are examined between slices, while no key is pending;
+* the typewriter paper is paced at 10 characters a second when authentic;
+* failures: a dead or hung ``pdp1`` is replaced and the game restored
+  (``recovery.restore_machine``); a cross-check mismatch is logged with its
+  reproduction command and a clean new game starts; after a server restart
+  the saved game is restored (``recovery.checker_from_record``).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+from ..console_protocol import Board, Complaint, Event, GameOver, Move, Swap, Title, TranscriptParser
+from ..crosscheck import CrossChecker, CrossCheckMismatch
+from ..front_panel import PanelSettings
+from ..kalah_game import Game
+from ..kalah_machine import KalahMachine, program_symbols
+from ..notation import format_record
+from ..play_session import GameOutcome, PlaySession
+from ..recovery import checker_from_record, restore_machine
+from ..simh import FULL_SPEED, Simh, SimhDied, SimhError
+from .config import KioskConfig
+from .lights import ConsoleLights, sample
+from .messages import ClientMessage
+from .paper import Paper
+from .players import AttractPlayer
+from .saved_game import GameStore, SavedGame
+from .view import board_view, last_move_view, result_view
+
+SLICE_FAST = 100_000  # instructions between two looks at the lights when the thinking is not paced
+MAX_THINK = 60_000_000  # 300 s of 1960 time; the default level needs under 2 million
+MAX_RESTARTS_A_GAME = 10
+LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages
+NOTICE_ONE_MOMENT = "One moment\u2026"
+
+
+class GameAborted(Exception):
+    """Leave the game in play for a new one in ``next_mode`` (a touch in attract mode, an idle visitor)."""
+
+    def __init__(self, next_mode: str, why: str) -> None:
+        super().__init__(why)
+        self.next_mode = next_mode
+
+
+class Stopping(Exception):
+    """The server is shutting down."""
+
+
+@dataclass
+class Command:
+    """One accepted message from the page, with the way to answer its sender."""
+
+    message: ClientMessage
+    reply: Callable[[dict], None]
+
+
+@dataclass
+class KioskStats:
+    started: float = field(default_factory=time.time)
+    games_played: int = 0
+    visitor_games: int = 0
+    attract_games: int = 0
+    aborted_games: int = 0
+    restarts: int = 0  # emulators replaced mid-game
+    mismatches: int = 0
+    errors: int = 0
+    restored_after_server_restart: int = 0
+
+
+class _TouchVisitor:
+    """The ``Visitor`` PlaySession asks: the runner answers according to the mode."""
+
+    def __init__(self, runner: "KioskRunner") -> None:
+        self.runner = runner
+
+    def choose(self, game: Game) -> str:
+        return self.runner.choose(game)
+
+
+class KioskRunner:
+    def __init__(self, config: KioskConfig, publish: Callable[[dict], None],
+                 log: logging.Logger | None = None) -> None:
+        self.config = config
+        self.publish = publish
+        self.log = log or logging.getLogger("kiosk")
+        self.store = GameStore(config.saved_game)
+        self.stats = KioskStats()
+        self.inbox: queue.Queue[Command] = queue.Queue(maxsize=32)
+        self.mode = "attract"
+        self.game_no = 0
+        self.machine: KalahMachine | None = None
+        self.session: PlaySession | None = None
+        self.panel: PanelSettings = config.panel(False)
+        self.heartbeat = time.monotonic()
+        self._lock = threading.Lock()  # guards the view, paper and lights the server reads
+        self._view: dict = {"type": "state", "mode": "attract", "phase": "starting", "game": 0,
+                            "board": board_view(None), "legal": [], "swap": False, "last": None,
+                            "result": None, "countdown": None, "notice": None, "speed": config.speed}
+        self._paper = Paper()
+        self._lights: ConsoleLights | None = None
+        self._last_touch = time.monotonic()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._faults: list[Callable[[Simh], None]] = []
+        self._visitor = _TouchVisitor(self)
+        symbols = program_symbols()
+        self._key_wait = {symbols["gc1"], symbols["gc1"] + 1}  # getc's loop: the program waits for a key
+
+    # -- the thread ------------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="kiosk-runner", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 15.0) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._close_machine()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def run(self) -> None:
+        """Play games until stopped; nothing that goes wrong in one game ends the loop."""
+        saved = self._load_saved()
+        next_mode = saved.mode if saved else "attract"
+        try:
+            while not self._stopping.is_set():
+                try:
+                    if saved is not None:
+                        outcome = self._resume_saved(saved)
+                        saved = None
+                    else:
+                        self._begin(next_mode)
+                        outcome = self._play(resume=False)
+                    next_mode = self._after_game(outcome)
+                except Stopping:
+                    break
+                except GameAborted as aborted:
+                    saved = None
+                    self.stats.aborted_games += 1
+                    self.log.info("game %d (%s) left: %s", self.game_no, self.mode, aborted)
+                    self.store.clear()
+                    next_mode = aborted.next_mode
+                except CrossCheckMismatch as mismatch:
+                    saved = None
+                    self.stats.mismatches += 1
+                    self.log.error("game %d (%s): cross-check mismatch; the game restarts\n%s",
+                                   self.game_no, self.mode, mismatch)
+                    self._fresh_start_after_failure()
+                    next_mode = self.mode
+                except (SimhError, OSError) as failure:
+                    saved = None
+                    self.stats.errors += 1
+                    self.log.error("game %d (%s): the emulator failed beyond restoring (%s); a new game starts",
+                                   self.game_no, self.mode, str(failure).splitlines()[0])
+                    self._fresh_start_after_failure()
+                    next_mode = self.mode
+                except Exception:  # a bug of ours: logged, and the kiosk goes on with a new game
+                    saved = None
+                    self.stats.errors += 1
+                    self.log.exception("game %d (%s): unexpected error; a new game starts", self.game_no, self.mode)
+                    self._fresh_start_after_failure()
+                    next_mode = self.mode
+        finally:
+            self._close_machine()
+            self.log.info("runner stopped")
+
+    def _fresh_start_after_failure(self) -> None:
+        self.store.clear()
+        self._close_machine()
+        self._update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
+        try:
+            self._pause(1.0)
+        except GameAborted:
+            pass
+
+    # -- what the server asks ----------------------------------------------------------------
+    def submit(self, message: ClientMessage, reply: Callable[[dict], None]) -> str | None:
+        """Queue a message from the page; return why it is refused, or None when accepted."""
+        with self._lock:
+            view = dict(self._view)
+        kind = message.kind
+        if kind == "move":
+            if view["mode"] != "visitor" or view["phase"] != "your_turn":
+                return "not your turn"
+            if message.pit not in view["legal"]:
+                return f"pit {message.pit} cannot be played now"
+        elif kind == "swap" and not (view["phase"] == "your_turn" and view["swap"]):
+            return "no swap on offer now"
+        elif kind == "new_game" and not (view["mode"] == "visitor" and view["phase"] == "game_over"):
+            return "a game is in progress"
+        try:
+            self.inbox.put_nowait(Command(message, reply))
+        except queue.Full:
+            return "busy: try again"
+        return None
+
+    def snapshot(self) -> dict:
+        """Everything a page needs to draw the kiosk as it is now (sent on every (re)connection)."""
+        with self._lock:
+            return {"type": "hello", "state": dict(self._view),
+                    "paper": {"game": self.game_no, "base": self._paper.base, "text": self._paper.text},
+                    "lights": self._lights.message() if self._lights else None}
+
+    def health(self) -> dict:
+        with self._lock:
+            phase, mode = self._view["phase"], self._view["mode"]
+        sim = self.machine.sim if self.machine else None
+        silent = time.monotonic() - self.heartbeat
+        ok = self.alive and silent < 2 * self.config.watchdog_seconds + 10
+        return {"status": "ok" if ok else "down", "mode": mode, "phase": phase, "game": self.game_no,
+                "pdp1_pid": sim.pid if sim else None, "pdp1_alive": bool(sim and sim.alive),
+                "seconds_since_progress": round(silent, 1),
+                "uptime_seconds": round(time.time() - self.stats.started, 1), **asdict(self.stats)}
+
+    def inject_at_next_think(self, fault: Callable[[Simh], None]) -> None:
+        """Run ``fault(sim)`` on this thread when the PDP-1 next starts thinking (machine stopped).
+
+        For tests that damage the real machine (a changed board word makes a
+        cross-check mismatch) without racing this thread for the emulator.
+        """
+        self._faults.append(fault)
+
+    # -- the view ----------------------------------------------------------------------------
+    def _update(self, **changes: object) -> None:
+        with self._lock:
+            self._view.update(changes, mode=self.mode, game=self.game_no)
+            message = dict(self._view)
+        self.publish(message)
+
+    def _beat(self) -> None:
+        self.heartbeat = time.monotonic()
+        if self._stopping.is_set():
+            raise Stopping()
+
+    # -- the page's touches -------------------------------------------------------------------
+    def _take(self, timeout: float) -> Command | None:
+        """The next command that needs the caller's attention; touches and "play" are handled here."""
+        self._beat()
+        try:
+            command = self.inbox.get(timeout=min(timeout, 0.25)) if timeout > 0 else self.inbox.get_nowait()
+        except queue.Empty:
+            return None
+        self._last_touch = time.monotonic()
+        with self._lock:
+            counting = self._view["countdown"] is not None
+        if counting:
+            self._update(countdown=None)
+        kind = command.message.kind
+        if kind == "play" and self.mode == "attract":
+            command.reply({"type": "ok", "what": "play"})
+            raise GameAborted("visitor", "a visitor touched the screen")
+        if kind in ("touch", "play"):
+            return None
+        return command
+
+    @staticmethod
+    def _reject(command: Command, reason: str) -> None:
+        command.reply({"type": "rejected", "reason": reason})
+
+    def _pause(self, seconds: float) -> None:
+        """Wait, answering the page meanwhile (a touch in attract mode ends the wait and the game)."""
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                self._beat()
+                return
+            command = self._take(left)
+            if command is not None:
+                self._reject(command, "not your turn")
+
+    def _idle_check(self) -> None:
+        idle = time.monotonic() - self._last_touch
+        if idle < self.config.idle_seconds:
+            return
+        left = self.config.idle_seconds + self.config.countdown_seconds - idle
+        if left <= 0:
+            raise GameAborted("attract", "nobody touched the screen: back to attract mode")
+        with self._lock:
+            shown = self._view["countdown"]
+        if shown != math.ceil(left):
+            self._update(countdown=math.ceil(left))
+
+    # -- the games ---------------------------------------------------------------------------
+    def _load_saved(self) -> SavedGame | None:
+        try:
+            saved = self.store.load()
+        except ValueError as exc:
+            self.log.error("%s: starting afresh", exc)
+            self.store.clear()
+            return None
+        if saved is not None:
+            self.log.info("server restarted: restoring game %d (%s) at record %s", saved.game_no, saved.mode,
+                          format_record(saved.record) or "(no move yet)")
+        return saved
+
+    def _pdp1_first(self, mode: str) -> bool:
+        if mode == "attract":  # who opens alternates (and AttractPlayer varies the openings)
+            return self.game_no % 2 == 0
+        first = self.config.first
+        return first == "pdp-1" or (first == "alternate" and self.stats.visitor_games % 2 == 1)
+
+    def _begin(self, mode: str) -> None:
+        """A new game in ``mode``: the program started again at 100 (a fresh emulator if need be)."""
+        self.mode = mode
+        self.game_no += 1
+        self.panel = self.config.panel(self._pdp1_first(mode))
+        self._new_page()
+        if self.machine is not None:
+            try:
+                sim = self.machine.sim
+                if sim.running:
+                    sim.stop()
+                sim.discard_output()
+                sim.set_switches(self.panel.switches())
+                sim.set_test_word(self.panel.test_word())
+                self.machine.panel = self.panel
+                sim.go(0o100)
+            except SimhError as failure:
+                self.log.warning("restarting the program failed (%s): a fresh emulator", str(failure).splitlines()[0])
+                self._close_machine()
+        if self.machine is None:
+            self.machine = KalahMachine(self.panel, FULL_SPEED, timeout=self.config.watchdog_seconds)
+        self.session = self._new_session(self.machine)
+        self.log.info("game %d starts: %s mode, %s first", self.game_no, mode,
+                      "the PDP-1" if self.panel.pdp1_first else "the " + ("visitor" if mode == "visitor" else "demo player"))
+
+    def _new_session(self, machine: KalahMachine) -> PlaySession:
+        return PlaySession(machine, self._visitor, echo=self._echo, on_event=self._on_event,
+                           silence_timeout=self.config.watchdog_seconds)
+
+    def _new_page(self, paper: str = "") -> None:
+        self._last_touch = time.monotonic()
+        with self._lock:
+            self._paper = Paper(paper)
+            self._lights = None
+        self._update(phase="starting", board=board_view(None), legal=[], swap=False, last=None, result=None,
+                     countdown=None, notice=None)
+        self.publish({"type": "paper", "game": self.game_no, "at": 0, "text": paper, "reset": True})
+
+    def _resume_saved(self, saved: SavedGame) -> GameOutcome:
+        """After a server restart: the saved game on a fresh emulator, from its record."""
+        self.mode = saved.mode
+        self.game_no = saved.game_no
+        t = saved.title
+        self.panel = PanelSettings(pits=t.pits, seeds=t.seeds, depth=t.level, variants=t.variants,
+                                   pdp1_first=t.first == "pdp-1")
+        self._new_page(saved.paper)
+        checker = checker_from_record(t, saved.record)
+        self._update(board=board_view(checker))
+        self.stats.restored_after_server_restart += 1
+        self.session = None
+        self.session = self._new_session(self._restore(checker))
+        self.session.checker = checker
+        return self._play(resume=True)
+
+    def _restore(self, checker: CrossChecker) -> KalahMachine:
+        """A fresh emulator playing on ``checker``'s game (several tries: a start can fail too)."""
+        self._update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
+        self._close_machine()
+        for attempt in range(1, 4):
+            try:
+                self.machine = restore_machine(self.panel, FULL_SPEED, checker, timeout=self.config.watchdog_seconds)
+                break
+            except SimhError as failure:
+                self.log.warning("restoring the game failed (try %d): %s", attempt, str(failure).splitlines()[0])
+                if attempt == 3:
+                    raise
+                self._pause(0.5)
+        assert self.machine is not None
+        if self.session is not None:
+            self.session.machine = self.machine
+            self.session.parser = TranscriptParser()
+        self._update(notice=None)
+        return self.machine
+
+    def _play(self, resume: bool) -> GameOutcome:
+        """One game to its end, the emulator replaced and the game restored whenever it fails."""
+        restarts_here = 0
+        while True:
+            assert self.session is not None
+            try:
+                return self.session.play_game(resume=resume)
+            except (SimhError, OSError) as failure:
+                checker = self.session.checker
+                if checker is None or checker.finished or restarts_here >= MAX_RESTARTS_A_GAME:
+                    raise
+                restarts_here += 1
+                self.stats.restarts += 1
+                self.log.warning("game %d: the emulator failed (%s); restart %d, restoring the game at record %s",
+                                 self.game_no, str(failure).splitlines()[0], self.stats.restarts,
+                                 format_record(checker.game.record) or "(no move yet)")
+                self._restore(checker)
+                resume = True
+
+    def _after_game(self, outcome: GameOutcome) -> str:
+        self.stats.games_played += 1
+        if self.mode == "visitor":
+            self.stats.visitor_games += 1
+        else:
+            self.stats.attract_games += 1
+        end = outcome.end
+        self.log.info("game %d (%s) over: %s; record %s; %d moves cross-checked", self.game_no, self.mode,
+                      " ".join(f"{p} {s}" for p, s in end.scores) if end else "?",
+                      outcome.record_text(), outcome.moves_checked)
+        self.store.clear()
+        self._last_touch = time.monotonic()
+        if self.mode == "attract":
+            self._pause(self.config.end_pause)
+            return "attract"
+        while True:
+            command = self._take(0.25)
+            if command is not None:
+                if command.message.kind == "new_game":
+                    command.reply({"type": "ok", "what": "new_game"})
+                    return "visitor"
+                self._reject(command, "the game is over")
+            self._idle_check()
+
+    # -- PlaySession's callbacks -----------------------------------------------------------
+    def _name(self) -> str:
+        return "You" if self.mode == "visitor" else "Demo"
+
+    def _echo(self, text: str) -> None:
+        """The typewriter: onto the paper (paced at 10 characters a second when authentic)."""
+        self._beat()
+        pace = self.config.paper_pace
+        if not pace:
+            self._type_on_paper(text)
+            return
+        for char in text:
+            self._type_on_paper(char)
+            if char != "\r":
+                self._pause(1 / pace)
+
+    def _type_on_paper(self, text: str) -> None:
+        with self._lock:
+            at, paper_text = self._paper.append(text)
+        if paper_text:
+            self.publish({"type": "paper", "game": self.game_no, "at": at, "text": paper_text})
+
+    def _on_event(self, event: Event, checker: CrossChecker | None) -> None:
+        self._beat()
+        if checker is None:
+            return
+        if isinstance(event, Title):
+            self._update(board=board_view(checker), phase="typing")
+            self._save(checker)
+        elif isinstance(event, (Move, Swap)):
+            self._update(board=board_view(checker), last=last_move_view(event, checker, self._name()),
+                         phase="typing", legal=[], swap=False)
+            self._save(checker)
+        elif isinstance(event, Board):
+            self._update(board=board_view(checker))
+            pos = checker.game.position
+            if not pos.over and checker.is_pdp1(pos.to_move) and self.session and self.session.pending_keys is None:
+                self._think()
+        elif isinstance(event, GameOver):
+            self._update(phase="game_over", result=result_view(event, self._name()), legal=[], swap=False,
+                         board=board_view(checker))
+        elif isinstance(event, Complaint):
+            self.log.warning("game %d: the PDP-1 complained %r", self.game_no, event.text)
+
+    def _save(self, checker: CrossChecker) -> None:
+        with self._lock:
+            paper = self._paper.text
+        try:
+            self.store.save(SavedGame(self.mode, self.game_no, checker.title, list(checker.game.record), paper))
+        except OSError as exc:
+            self.log.error("cannot save the game: %s", exc)
+
+    def choose(self, game: Game) -> str:
+        """The visitor's (or the demo player's) move, when the PDP-1 asks for it."""
+        if self.mode == "attract":
+            self._update(phase="demo_turn")
+            self._pause(self.config.attract_pause)
+            return AttractPlayer(self.config.attract_seed or int(self.stats.started), self.game_no,
+                                 self.config.attract_random_moves, self.config.attract_depth).choose(game)
+        legal = game.position.legal_pits()
+        self._update(phase="your_turn", legal=legal, swap=game.swap_offered)
+        while True:
+            if self.machine is not None and not self.machine.sim.alive:
+                raise SimhDied("the pdp1 process exited while the visitor was choosing")
+            command = self._take(0.25)
+            if command is not None:
+                kind, pit = command.message.kind, command.message.pit
+                if kind == "move" and pit in legal:
+                    self._update(phase="typing", legal=[], swap=False)
+                    return str(pit)
+                if kind == "swap" and game.swap_offered:
+                    self._update(phase="typing", legal=[], swap=False)
+                    return "s"
+                self._reject(command, f"pit {pit} cannot be played now" if kind == "move" else "not now")
+            self._idle_check()
+
+    def _think(self) -> None:
+        """Run the PDP-1's thinking in slices: exact 1960 pace when authentic, the lights between slices.
+
+        Called when a board is drawn and the PDP-1 is to move: everything the
+        visitor typed has been answered, so stopping the machine loses nothing.
+        """
+        assert self.session is not None
+        sim = self.session.machine.sim
+        sim.stop()
+        while self._faults:
+            self._faults.pop(0)(sim)
+        pace = self.config.thinking_pace
+        slice_ = max(1000, pace // 10) if pace else SLICE_FAST  # paced: a look at the lights every 0.1 s
+        thought = 0
+        started = time.monotonic()
+        shown = 0.0
+        self._update(phase="thinking")
+        while True:
+            output, pc = sim.step(slice_)
+            thought += slice_
+            if output:  # the PDP-1 has started typing its move
+                sim.unread(output)
+                break
+            if pc in self._key_wait:  # it had already moved (that output is read next) and waits for a key
+                break
+            if thought > MAX_THINK:
+                raise SimhError(f"the PDP-1 thought for more than {MAX_THINK} instructions", sim.tail())
+            now = time.monotonic()
+            if now - shown >= LIGHTS_EVERY:
+                shown = now
+                lights = sample(sim, thought)
+                with self._lock:
+                    self._lights = lights
+                self.publish(lights.message())
+            if pace:
+                self._pause(started + thought / pace - time.monotonic())
+            else:
+                self._take_now()
+        lights = sample(sim, thought)
+        with self._lock:
+            self._lights = lights
+        self.publish({**lights.message(), "done": True})
+        sim.cont()
+        self._update(phase="typing")
+
+    def _take_now(self) -> None:
+        command = self._take(0)
+        if command is not None:
+            self._reject(command, "not your turn")
+
+    def _close_machine(self) -> None:
+        if self.machine is not None:
+            try:
+                self.machine.close()
+            finally:
+                self.machine = None

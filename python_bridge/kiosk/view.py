@@ -1,0 +1,57 @@
+"""What the page draws, as one JSON-ready dict built from the cross-checker's game.
+
+The page never works anything out about the game: the server sends the board
+as the visitor sees it (the PDP-1's row on top, drawn from its pit m at the
+left, the stores at the ends), whose turn it is, the pits that may be
+touched, the last move and the result.  A reconnecting page gets the same
+dict and so shows the game as it was.
+"""
+
+from __future__ import annotations
+
+from ..console_protocol import GameOver, Move, Swap
+from ..crosscheck import CrossChecker
+from ..kalah_rules import other, pit_index, store_index
+
+
+def board_view(checker: CrossChecker | None) -> dict:
+    """The board for the page; empty before the PDP-1 has typed its title."""
+    if checker is None:
+        return {"pits": 0, "top": [], "bottom": [], "top_store": 0, "bottom_store": 0, "to_move": None,
+                "settings": None}
+    pos = checker.game.position
+    m = pos.pits
+    bottom = checker.bottom_side
+    top = other(bottom)
+    t = checker.title
+    return {
+        "pits": m,
+        "top": [pos.board[pit_index(m, top, k)] for k in range(m, 0, -1)],
+        "bottom": [pos.board[pit_index(m, bottom, k)] for k in range(1, m + 1)],
+        "top_store": pos.board[store_index(m, top)],
+        "bottom_store": pos.board[store_index(m, bottom)],
+        "to_move": None if pos.over else ("bottom" if pos.to_move == bottom else "top"),
+        "settings": {"pits": t.pits, "seeds": t.seeds, "level": t.level, "rules": t.variants.describe()},
+    }
+
+
+def last_move_view(event: Move | Swap, checker: CrossChecker, visitor_name: str) -> dict:
+    """The move to highlight: its row, its column on the page (0 = left), and the words for it."""
+    pdp1 = event.player == "pdp-1"
+    who = "PDP-1" if pdp1 else visitor_name
+    if isinstance(event, Swap):
+        return {"row": None, "col": None, "text": f"{who} swapped sides"}
+    m = checker.game.position.pits
+    text = f"{who} played pit {event.pit}"
+    if event.captured:
+        text += f", capturing {event.captured}"
+    if event.extra_turn:
+        text += ", and moves again"
+    # the PDP-1 sits on top, its pit k drawn in column m-k; the visitor's pit k in column k-1
+    return {"row": "top" if pdp1 else "bottom", "col": m - event.pit if pdp1 else event.pit - 1, "text": text}
+
+
+def result_view(end: GameOver, visitor_name: str) -> dict:
+    scores = dict(end.scores)
+    winner = {"pdp-1": "PDP-1", "you": visitor_name, None: None}.get(end.winner, end.winner)
+    return {"pdp1": scores.get("pdp-1", 0), "visitor": scores.get("you", 0), "winner": winner}
