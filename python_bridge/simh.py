@@ -125,7 +125,9 @@ class MachineConfig:
     """How the simulated PDP-1 is set up before a tape is read in.
 
     ``throttle``: None for full speed, or SIMH's setting such as ``"200K"``
-    (instructions a second; about 1960 speed).  ``tto_time``: typewriter
+    (instructions a second; about 1960 speed).  SIMH 3.8.1 calibrates its
+    throttle at full speed for the first few million instructions after
+    every ``run``/``cont``, so the first lines after read-in print fast.  ``tto_time``: typewriter
     output time per character in instructions (20000 at 200K gives the real
     10 characters a second).  ``tti_time``: the keyboard poll interval in
     instructions; one key can arrive per poll.
@@ -201,7 +203,9 @@ class Simh:
         try:
             self._expect_prompt(timeout)
             for cmd in config.commands():
-                self.command(cmd)
+                answer = self.command(cmd)
+                if answer:  # these commands answer nothing unless SIMH refuses them
+                    raise SimhError(f"SIMH refused {cmd!r}: {answer}", self.tail())
         except BaseException:
             self.close()
             raise

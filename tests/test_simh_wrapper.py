@@ -161,3 +161,10 @@ def test_pdp1_dies_with_its_owner(tmp_path: Path) -> None:
     finally:
         owner.kill()
         owner.wait(timeout=10)
+
+
+def test_a_setting_simh_refuses_is_an_error_not_ignored() -> None:
+    from python_bridge.simh import MachineConfig, SimhError
+
+    with pytest.raises(SimhError, match="refused"):
+        Simh(MachineConfig(throttle="2000/10"))
