@@ -164,16 +164,18 @@ class DiagnosticConsole:
         """Make sure the program is reading commands: an empty line is answered ``error``.
 
         Right after read-in (or ``cont``) SIMH flushes pending input and the
-        program may not be reading yet, so the empty line is retried until
-        the answer comes; a late duplicate answer is then drained.
+        program forgets keys typed before it reads a line, so the empty line
+        is retried until the answer comes.  The wait is long enough for the
+        typewriter to type the answer at the machine's speed, so a retried
+        line is never answered twice.
         """
+        wait = 0.25 + 8 * self.machine.config.tto_time / 200_000
         for _ in range(attempts):
             self.sim.type("\r")
             try:
-                self.sim.expect(re.compile(r"error\r\n"), timeout=0.25)
+                self.sim.expect(re.compile(r"error\r\n"), timeout=wait)
             except SimhTimeout:
                 continue
-            self.sim.drain(0.05)
             return
         raise ProtocolError("the PDP-1 does not answer in diagnostic mode", self.sim.tail())
 
