@@ -8,7 +8,6 @@ whatever the number of jobs; games are dealt out to the emulators by index.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import random
 import sys
 import time
@@ -19,6 +18,7 @@ from .crosscheck import CrossCheckMismatch
 from .front_panel import PanelSettings
 from .kalah_machine import KalahMachine
 from .kalah_rules import Variants
+from .parallel import deal, resolve_jobs
 from .play_session import PlaySession, RandomVisitor, SearchVisitor
 from .simh import SimhError
 
@@ -100,25 +100,18 @@ def main(argv: list[str]) -> int:
     def body() -> int:
         if args.games < 1:
             raise UsageError("--games must be at least 1")
-        jobs = args.jobs or multiprocessing.cpu_count()
-        if jobs < 1:
-            raise UsageError("--jobs must be at least 1")
+        jobs = resolve_jobs(args.jobs)
         variants = ALL_VARIANTS if args.all_variants else [variants_from(args)]
         specs = game_specs(args.seed, args.games, variants, args.player, args.player_depth,
                            args.level, args.pits, args.seeds)
         began = time.perf_counter()
-        if jobs == 1:
-            tally, reports = run_specs(specs)
-        else:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                parts = pool.map(run_specs, [specs[j::jobs] for j in range(jobs)])
-            tally, reports = Tally(), []
-            for part, part_reports in parts:
-                tally.games += part.games
-                tally.moves += part.moves
-                tally.mismatches += part.mismatches
-                tally.errors += part.errors
-                reports += part_reports
+        tally, reports = Tally(), []
+        for part, part_reports in deal(specs, jobs, run_specs):
+            tally.games += part.games
+            tally.moves += part.moves
+            tally.mismatches += part.mismatches
+            tally.errors += part.errors
+            reports += part_reports
         seconds = time.perf_counter() - began
         for report in reports:
             print(report)

@@ -10,7 +10,6 @@ index.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import sys
 import time
@@ -20,6 +19,7 @@ from .cli_support import build_parser, run_guarded, UsageError
 from .diag_protocol import DEL, DiagnosticModel
 from .front_panel import PanelSettings
 from .kalah_machine import DiagnosticConsole, KalahMachine
+from .parallel import deal, resolve_jobs
 from .kalah_rules import ENDED, NORTH, SOUTH, Position, Variants, play, start_position
 from .notation import MAX_COUNT, format_position
 from .simh import SimhError
@@ -212,26 +212,16 @@ def run_groups(groups: list[FuzzGroup], stop_at_first: bool = True) -> FuzzOutco
     return outcome
 
 
-def _worker(args: tuple[list[FuzzGroup], bool]) -> FuzzOutcome:
-    return run_groups(*args)
-
-
 def run_fuzz(seed: int, cases: int, jobs: int, only_group: int | None = None) -> tuple[FuzzOutcome, float]:
     groups = generate(seed, cases)
     if only_group is not None:
         groups = [g for g in groups if g.index == only_group]
     began = time.perf_counter()
-    if jobs <= 1:
-        outcome = run_groups(groups)
-    else:
-        shares = [(groups[j::jobs], True) for j in range(jobs)]
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            parts = pool.map(_worker, shares)
-        outcome = FuzzOutcome()
-        for part in parts:
-            outcome.cases += part.cases
-            outcome.mismatches += part.mismatches
-            outcome.errors += part.errors
+    outcome = FuzzOutcome()
+    for part in deal(groups, jobs, run_groups):
+        outcome.cases += part.cases
+        outcome.mismatches += part.mismatches
+        outcome.errors += part.errors
     return outcome, time.perf_counter() - began
 
 
@@ -246,9 +236,7 @@ def main(argv: list[str]) -> int:
     def body() -> int:
         if args.cases < 1:
             raise UsageError("--cases must be at least 1")
-        jobs = args.jobs or multiprocessing.cpu_count()
-        if jobs < 1:
-            raise UsageError("--jobs must be at least 1")
+        jobs = resolve_jobs(args.jobs)
         outcome, seconds = run_fuzz(args.seed, args.cases, jobs, args.group)
         for mismatch in outcome.mismatches:
             print(mismatch.report(args.seed))
