@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from .cli_support import UsageError, build_parser, run_guarded
 from .diag_fuzz import run_fuzz
 from .front_panel import PanelSettings
-from .kalah_machine import DiagnosticConsole, KalahMachine, ROOT, source_paths
+from .kalah_machine import DiagnosticConsole, KalahMachine, ensure_tape, program_symbols
 from .kalah_rules import ENDED, start_position, play
 from .kalah_search import NODE_BUDGET, best_move
 from .notation import format_position
@@ -34,13 +34,12 @@ PDP1_RATE = 200_000  # instructions a second, the issue's yardstick for 1960 tim
 MEMORY_WORDS = 4096
 
 
-def program_symbols() -> dict[str, int]:
-    from tools.macro import assemble
+def core_figures() -> tuple[dict[str, int], int]:
+    """The program's symbols and the last address its tape loads (from the tape itself)."""
+    from tools.papertape import read_tape
 
-    program = assemble([(str(p.relative_to(ROOT)), p.read_bytes()) for p in source_paths()])
-    if not program.ok:
-        raise UsageError(f"the Kalah source does not assemble:\n{program.messages}")
-    return {**program.symbols, "_last_word": max(program.words)}
+    tape = read_tape(ensure_tape().read_bytes())
+    return program_symbols(), max(tape.memory)
 
 
 def sample_positions(count: int, seed: int) -> list:
@@ -161,10 +160,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     def body() -> int:
-        symbols = program_symbols()
+        symbols, last_word = core_figures()
         out = sys.stdout
         print("Kalah on the PDP-1: figures (every one measured in this run)", file=out)
-        used = symbols["_last_word"] + 1 - 0o100
+        used = last_word + 1 - 0o100
         with_buffers = symbols["cend"] - 0o100
         print(f"core: program and data {used} words, with the search's frames and buffers {with_buffers} words, "
               f"of {MEMORY_WORDS} (addresses 0100-{symbols['cend'] - 1:04o}; the read-in loader keeps 7751-7777)")
