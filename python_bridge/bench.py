@@ -25,7 +25,6 @@ from .front_panel import PanelSettings
 from .kalah_machine import DiagnosticConsole, KalahMachine, ensure_tape, program_symbols
 from .kalah_rules import ENDED, start_position, play
 from .kalah_search import NODE_BUDGET, best_move
-from .notation import format_position
 from .console_protocol import Move, Swap
 from .play_session import PlaySession, RandomVisitor, SearchVisitor
 from .simh import BreakpointReached

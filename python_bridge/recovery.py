@@ -20,7 +20,7 @@ from .crosscheck import CrossChecker
 from .front_panel import PanelSettings
 from .kalah_game import Game
 from .kalah_machine import KalahMachine, program_symbols
-from .kalah_rules import NORTH, SOUTH, other
+from .kalah_rules import SOUTH, other
 from .notation import SWAP
 from .play_session import GameOutcome, PlaySession, Visitor
 from .simh import FULL_SPEED, BreakpointReached, MachineConfig, SimhError
@@ -61,10 +61,15 @@ def checker_from_record(title: Title, record: list[int | str]) -> CrossChecker:
 
 
 def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossChecker,
-                    timeout: float = 10.0) -> KalahMachine:
-    """A fresh machine playing on the game ``checker`` holds, from the board's redrawing."""
+                    timeout: float = 10.0, breakpoints: tuple[int, ...] = ()) -> KalahMachine:
+    """A fresh machine playing on the game ``checker`` holds, from the board's redrawing.
+
+    ``breakpoints``: the caller's own, set before read-in and left in place
+    (the kiosk stops the PDP-1 where it starts and ends its thinking).
+    """
     symbols = program_symbols()
-    machine = KalahMachine(panel, FULL_SPEED, timeout=timeout, breakpoints=(symbols["gloop"],))
+    machine = KalahMachine(panel, FULL_SPEED, timeout=timeout,
+                           breakpoints=(symbols["gloop"],) + tuple(b for b in breakpoints if b != symbols["gloop"]))
     try:
         sim = machine.sim
         try:

@@ -109,7 +109,7 @@ def test_batch(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPat
             f"best {FINISHED} 2",
             "jump 3",
             f"best {START} --2",
-            f"move 4 4 0 4 4 s 1",
+            "move 4 4 0 4 4 s 1",
             f"best {START} 1",
         ]
     )
