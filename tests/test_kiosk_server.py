@@ -105,7 +105,7 @@ def test_a_game_survives_a_server_restart(server) -> None:
             await page.until(page.your_turn)
             assert page.state["board"] == before["state"]["board"]
             assert page.state["game"] == before["state"]["game"]
-            assert page.paper.startswith(before["paper"].rstrip("? \n").rsplit("\n", 1)[0])
+            assert page.paper.startswith(before["paper"])  # the same sheet, and the board drawn again
             await page.send({"type": "move", "pit": page.state["legal"][0]})  # and the game goes on
             await page.until(lambda: page.state["phase"] != "your_turn")
             await page.until(lambda: page.your_turn() or page.state["phase"] == "game_over")

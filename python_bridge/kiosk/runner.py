@@ -40,7 +40,7 @@ from ..kalah_machine import KalahMachine, program_symbols
 from ..notation import format_record
 from ..play_session import GameOutcome, PlaySession
 from ..recovery import checker_from_record, restore_machine
-from ..simh import FULL_SPEED, Simh, SimhDied, SimhError
+from ..simh import FULL_SPEED, BreakpointReached, Simh, SimhDied, SimhError
 from .config import KioskConfig
 from .lights import ConsoleLights, sample
 from .messages import ClientMessage
@@ -126,7 +126,10 @@ class KioskRunner:
         self._faults: list[Callable[[Simh], None]] = []
         self._visitor = _TouchVisitor(self)
         symbols = program_symbols()
-        self._key_wait = {symbols["gc1"], symbols["gc1"] + 1}  # getc's loop: the program waits for a key
+        # the PDP-1 stops itself where its thinking starts and ends: never in the middle of typing
+        # (a machine stopped while a character is being typed loses that character)
+        self._think_start, self._think_end = symbols["think"], symbols["thx"]
+        self._breakpoints = (self._think_start, self._think_end)
 
     # -- the thread ------------------------------------------------------------------------
     def start(self) -> None:
@@ -286,13 +289,11 @@ class KioskRunner:
         """Wait, answering the page meanwhile (a touch in attract mode ends the wait and the game)."""
         end = time.monotonic() + seconds
         while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                self._beat()
-                return
-            command = self._take(left)
+            command = self._take(max(0.0, end - time.monotonic()))  # the page is heard even with no pause
             if command is not None:
                 self._reject(command, "not your turn")
+            if time.monotonic() >= end:
+                return
 
     def _idle_check(self) -> None:
         idle = time.monotonic() - self._last_touch
@@ -345,14 +346,15 @@ class KioskRunner:
                 self.log.warning("restarting the program failed (%s): a fresh emulator", str(failure).splitlines()[0])
                 self._close_machine()
         if self.machine is None:
-            self.machine = KalahMachine(self.panel, FULL_SPEED, timeout=self.config.watchdog_seconds)
+            self.machine = KalahMachine(self.panel, FULL_SPEED, timeout=self.config.watchdog_seconds,
+                                        breakpoints=self._breakpoints)
         self.session = self._new_session(self.machine)
         self.log.info("game %d starts: %s mode, %s first", self.game_no, mode,
                       "the PDP-1" if self.panel.pdp1_first else "the " + ("visitor" if mode == "visitor" else "demo player"))
 
     def _new_session(self, machine: KalahMachine) -> PlaySession:
         return PlaySession(machine, self._visitor, echo=self._echo, on_event=self._on_event,
-                           silence_timeout=self.config.watchdog_seconds)
+                           silence_timeout=self.config.watchdog_seconds, on_break=self._on_break)
 
     def _new_page(self, paper: str = "") -> None:
         self._last_touch = time.monotonic()
@@ -385,7 +387,8 @@ class KioskRunner:
         self._close_machine()
         for attempt in range(1, 4):
             try:
-                self.machine = restore_machine(self.panel, FULL_SPEED, checker, timeout=self.config.watchdog_seconds)
+                self.machine = restore_machine(self.panel, FULL_SPEED, checker, timeout=self.config.watchdog_seconds,
+                                               breakpoints=self._breakpoints)
                 break
             except SimhError as failure:
                 self.log.warning("restoring the game failed (try %d): %s", attempt, str(failure).splitlines()[0])
@@ -477,9 +480,6 @@ class KioskRunner:
             self._save(checker)
         elif isinstance(event, Board):
             self._update(board=board_view(checker))
-            pos = checker.game.position
-            if not pos.over and checker.is_pdp1(pos.to_move) and self.session and self.session.pending_keys is None:
-                self._think()
         elif isinstance(event, GameOver):
             self._update(phase="game_over", result=result_view(event, self._name()), legal=[], swap=False,
                          board=board_view(checker))
@@ -496,6 +496,8 @@ class KioskRunner:
 
     def choose(self, game: Game) -> str:
         """The visitor's (or the demo player's) move, when the PDP-1 asks for it."""
+        if self.session is not None and self.session.checker is not None:
+            self._save(self.session.checker)  # the paper is complete up to the question: the best moment
         if self.mode == "attract":
             self._update(phase="demo_turn")
             self._pause(self.config.attract_pause)
@@ -518,50 +520,59 @@ class KioskRunner:
                 self._reject(command, f"pit {pit} cannot be played now" if kind == "move" else "not now")
             self._idle_check()
 
-    def _think(self) -> None:
-        """Run the PDP-1's thinking in slices: exact 1960 pace when authentic, the lights between slices.
+    def _on_break(self, pc: int | None) -> None:
+        """The PDP-1 stopped at one of the kiosk's breakpoints; PlaySession continues it afterwards."""
+        if pc == self._think_start:
+            self._think()
+        elif pc != self._think_end:
+            raise SimhError(f"the PDP-1 stopped at an unexpected breakpoint {pc}")
 
-        Called when a board is drawn and the PDP-1 is to move: everything the
-        visitor typed has been answered, so stopping the machine loses nothing.
+    def _think(self) -> None:
+        """Run the PDP-1's thinking in slices: paced in 1960 time if asked, the lights between slices.
+
+        The machine is stopped at the start of ``think`` (a breakpoint) and
+        is stepped until the breakpoint at its end: it types nothing
+        meanwhile, and nothing the visitor typed is pending.
         """
         assert self.session is not None
         sim = self.session.machine.sim
-        sim.stop()
         while self._faults:
             self._faults.pop(0)(sim)
         pace = self.config.thinking_pace
         slice_ = max(1000, pace // 10) if pace else SLICE_FAST  # paced: a look at the lights every 0.1 s
+        first = sim.instructions()
         thought = 0
         started = time.monotonic()
         shown = 0.0
         self._update(phase="thinking")
         while True:
-            output, pc = sim.step(slice_)
-            thought += slice_
-            if output:  # the PDP-1 has started typing its move
+            try:
+                output, _pc = sim.step(slice_)
+            except BreakpointReached as reached:
+                if reached.pc != self._think_end:
+                    raise
+                break
+            if output:  # nothing is typed while thinking; keep it for the transcript all the same
                 sim.unread(output)
-                break
-            if pc in self._key_wait:  # it had already moved (that output is read next) and waits for a key
-                break
+            thought += slice_
             if thought > MAX_THINK:
                 raise SimhError(f"the PDP-1 thought for more than {MAX_THINK} instructions", sim.tail())
             now = time.monotonic()
             if now - shown >= LIGHTS_EVERY:
                 shown = now
-                lights = sample(sim, thought)
-                with self._lock:
-                    self._lights = lights
-                self.publish(lights.message())
+                self._show_lights(sample(sim, thought))
             if pace:
                 self._pause(started + thought / pace - time.monotonic())
             else:
                 self._take_now()
-        lights = sample(sim, thought)
+        lights = sample(sim, sim.instructions() - first)
+        self._show_lights(lights, done=True)
+        self._update(phase="typing")
+
+    def _show_lights(self, lights: ConsoleLights, done: bool = False) -> None:
         with self._lock:
             self._lights = lights
-        self.publish({**lights.message(), "done": True})
-        sim.cont()
-        self._update(phase="typing")
+        self.publish({**lights.message(), "done": done})
 
     def _take_now(self) -> None:
         command = self._take(0)
