@@ -399,6 +399,7 @@ class KioskRunner:
         if self.session is not None:
             self.session.machine = self.machine
             self.session.parser = TranscriptParser()
+        self._last_touch = time.monotonic()  # the wait was the machine's, not the visitor's
         self._update(notice=None)
         return self.machine
 

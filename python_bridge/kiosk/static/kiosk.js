@@ -65,7 +65,9 @@ function addPaper(msg) {
 
 function drawPaper() {
   const lines = paper.text.split("\n");
-  $("paper").textContent = lines.slice(-60).join("\n");
+  $("paper").textContent = lines.slice(-200).join("\n");
+  const roll = $("paper-roll");
+  roll.scrollTop = roll.scrollHeight;  // the newest line at the bottom, as on the typewriter
 }
 
 function pitButton(row, col, count, pit) {
@@ -116,7 +118,7 @@ function render(s) {
   $("countdown").hidden = s.countdown === null;
   if (s.countdown !== null) $("countdown-seconds").textContent = s.countdown;
   $("notice").hidden = !s.notice;
-  const showResult = s.phase === "game_over" && s.result;
+  const showResult = s.phase === "game_over" && s.result && s.countdown === null;
   $("result").hidden = !showResult;
   if (showResult) {
     const r = s.result;
