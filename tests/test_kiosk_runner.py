@@ -159,3 +159,27 @@ def test_a_killed_emulator_is_replaced_and_the_visitor_loses_nothing(tmp_path, k
         h.wait(lambda: h.runner.stats.restarts == 2, timeout=15, what="the hung emulator replaced")
         h.wait(lambda: h.state()["phase"] in ("your_turn", "game_over"), what="the game going on")
         assert h.runner.stats.mismatches == 0
+
+
+def test_the_swap_button_is_offered_by_the_pie_rule_and_works(tmp_path, kalah_tape) -> None:
+    from python_bridge.kalah_rules import Variants
+
+    with Harness(tmp_path, variants=Variants(pie_rule=True), first="pdp-1") as h:
+        assert h.submit("swap") == "no swap on offer now"
+        assert h.submit("play") is None
+        h.wait(lambda: h.state()["mode"] == "visitor" and h.state()["phase"] == "your_turn", what="a visitor game")
+        state = h.state()
+        assert state["swap"] and state["last"]["text"].startswith("PDP-1 played pit")
+        before = state["board"]
+        assert h.submit("swap") is None
+        def swapped() -> list[dict]:
+            return [m for m in list(h.messages) if m["type"] == "state" and m["last"]
+                    and m["last"]["text"] == "You swapped sides"]
+
+        h.wait(lambda: bool(swapped()), what="the swap")
+        after = swapped()[0]["board"]
+        # the visitor now owns the PDP-1's opening: the rows change places on the page
+        assert after["bottom"] == list(reversed(before["top"])) and after["top_store"] == before["bottom_store"]
+        h.wait(lambda: h.state()["phase"] in ("your_turn", "game_over"), what="the game going on")
+        assert not h.state()["swap"] and h.submit("swap") == "no swap on offer now"
+        assert h.runner.stats.mismatches == 0
