@@ -8,7 +8,7 @@ BUILD   := build
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: setup build test play crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm clean
+.PHONY: setup build test play crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak clean
 
 setup:
 	@$(SETUP)
@@ -64,6 +64,17 @@ fuzz-asm: setup
 compare-asm: setup
 	@test -n "$(DIR)" || { echo "usage: make compare-asm DIR=folder [OPTS=-r]"; exit 2; }
 	$(PY) tests/tools/compare_assemblers.py "$(DIR)" --options="$(OPTS)"
+
+## kiosk: the museum kiosk's server on 127.0.0.1 (CONFIG=kiosk.sample.toml); open it in Chromium's kiosk mode (README)
+kiosk: CONFIG ?= kiosk.sample.toml
+kiosk: build
+	$(PY) -m python_bridge kiosk --config $(CONFIG)
+
+## soak: GAMES attract-mode games on an unattended kiosk (pdp1 killed every KILL_EVERY games); growth is a failure
+soak: GAMES ?= 20
+soak: KILL_EVERY ?= 5
+soak: build
+	$(PY) -m python_bridge.kiosk.soak --games $(GAMES) --kill-every $(KILL_EVERY) $(ARGS)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache

@@ -21,7 +21,7 @@ from python_bridge.kiosk.saved_game import GameStore, SavedGame
 
 def test_the_sample_configuration_is_the_documented_defaults() -> None:
     sample = load_config(ROOT / "kiosk.sample.toml")
-    defaults = KioskConfig(state_dir=ROOT / "kiosk-state")
+    defaults = KioskConfig(state_dir=ROOT / "records" / "kiosk")
     assert sample == defaults
     assert sample.host == "127.0.0.1" and sample.thinking_pace == 200_000 and sample.paper_pace == 10
     fast = parse_config('[kiosk]\nspeed = "fast"\n[game]\nvariants = ["pie-rule", "empty-capture"]\nfirst = "pdp-1"')

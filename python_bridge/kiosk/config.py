@@ -46,7 +46,7 @@ class KioskConfig:
     idle_seconds: float = 60.0  # no touch this long in a visitor's game: the countdown starts
     countdown_seconds: float = 20.0  # the countdown, then attract mode
     port: int = 8360
-    state_dir: Path = Path("kiosk-state")
+    state_dir: Path = Path("records/kiosk")
     attract_seed: int = 0  # 0: new openings at every start; otherwise the same series each start
     attract_random_moves: int = 3  # the demo player's first moves are random (varied openings)
     attract_depth: int = 4  # then it plays the reference search at this depth
