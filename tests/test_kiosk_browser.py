@@ -66,6 +66,9 @@ def browser_page(chromium, tmp_path):
     assert not _processes_using(str(profile)), "chromium processes left behind"
 
 
+PLAYED = "(document.getElementById('paper').textContent.match(/you play/g) || []).length"
+
+
 def _shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
@@ -133,8 +136,10 @@ def test_a_visitor_plays_the_pdp1_in_chromium(browser_page, tmp_path, kalah_tape
             page.wait_for_selector('body[data-phase="your_turn"], body[data-phase="game_over"]')
             if page.locator('body[data-phase="game_over"]').count():
                 break
+            played = page.evaluate(PLAYED)
             page.locator("#bottom-row .pit.legal").last.tap()
-            page.wait_for_selector('body:not([data-phase="your_turn"])')
+            # the move is on the paper (a phase change may be too brief to see: "move again")
+            page.wait_for_function(f"({PLAYED}) > {played}")
         page.wait_for_selector("#result:not([hidden])")
         assert re.search(r"wins|draw", page.inner_text("#winner"), re.I)
         assert re.search(r"PDP-1 \d+ . you \d+", page.inner_text("#score"))

@@ -298,6 +298,10 @@ class KioskRunner:
     def _idle_check(self) -> None:
         idle = time.monotonic() - self._last_touch
         if idle < self.config.idle_seconds:
+            with self._lock:
+                shown = self._view["countdown"]
+            if shown is not None:  # the idle time was restarted (a restore, the visitor's turn)
+                self._update(countdown=None)
             return
         left = self.config.idle_seconds + self.config.countdown_seconds - idle
         if left <= 0:
@@ -505,6 +509,7 @@ class KioskRunner:
             return AttractPlayer(self.config.attract_seed or int(self.stats.started), self.game_no,
                                  self.config.attract_random_moves, self.config.attract_depth).choose(game)
         legal = game.position.legal_pits()
+        self._last_touch = time.monotonic()  # idle means the visitor's own time, not the PDP-1's
         self._update(phase="your_turn", legal=legal, swap=game.swap_offered)
         while True:
             if self.machine is not None and not self.machine.sim.alive:
