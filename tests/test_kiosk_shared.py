@@ -95,3 +95,23 @@ class _Replayer:
     def choose(self, game) -> str:
         entry = self.record[len(game.record)]
         return "s" if entry == "swap" else str(entry)
+
+
+def test_a_restored_machine_keeps_the_callers_breakpoints(kalah_tape) -> None:
+    """restore_machine(breakpoints=...): the kiosk's stops at the PDP-1's thinking survive a restore."""
+    from python_bridge.kalah_machine import program_symbols
+    from python_bridge.simh import BreakpointReached
+
+    think = program_symbols()["think"]
+    panel = PanelSettings(pits=4, seeds=3, depth=2)  # the visitor first: after one move the PDP-1 thinks
+    with KalahMachine(panel) as machine:
+        whole = PlaySession(machine, RandomVisitor(random.Random(3))).play_game()
+    checker = next(c for k in range(1, len(whole.record))
+                   if (c := checker_from_record(whole.title, whole.record[:k])).game.position.to_move == c.pdp1_side)
+    machine = restore_machine(panel, FULL_SPEED, checker, breakpoints=(think,))
+    try:
+        with pytest.raises(BreakpointReached) as stop:
+            machine.sim.expect("(?!x)x", timeout=5)
+        assert stop.value.pc == think
+    finally:
+        machine.close()

@@ -378,6 +378,8 @@ class KioskRunner:
                                    pdp1_first=t.first == "pdp-1")
         self._new_page(saved.paper)
         checker = checker_from_record(t, saved.record)
+        if checker.finished:  # saved just as it ended: nothing to play on
+            raise GameAborted(saved.mode, "the saved game had ended")
         self._update(board=board_view(checker))
         self.stats.restored_after_server_restart += 1
         self.session = None
