@@ -198,7 +198,7 @@ class KioskRunner:
         self._update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
         try:
             self._pause(1.0)
-        except GameAborted:
+        except (GameAborted, Stopping):  # the loop looks at both itself
             pass
 
     # -- what the server asks ----------------------------------------------------------------
@@ -441,7 +441,10 @@ class KioskRunner:
         self.store.clear()
         self._last_touch = time.monotonic()
         if self.mode == "attract":
-            self._pause(self.config.end_pause)
+            try:
+                self._pause(self.config.end_pause)
+            except GameAborted as touched:  # the game is over: a touch now only starts the next one
+                return touched.next_mode
             return "attract"
         while True:
             command = self._take(0.25)
