@@ -8,7 +8,7 @@ BUILD   := build
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: setup build test play crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak clean
+.PHONY: setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak clean
 
 setup:
 	@$(SETUP)
@@ -27,6 +27,10 @@ test: build
 ## play: a visitor plays the PDP-1 at the terminal (ARGS="--authentic --first pdp-1 --pie-rule ...")
 play: build
 	$(PY) -m python_bridge play $(ARGS)
+
+## demo: the historical demonstration at 1960 speed: read-in, the PDP-1 against itself, captions (ARGS="--fast --visitor ...")
+demo: build
+	$(PY) -m python_bridge demo $(ARGS)
 
 ## crosscheck: GAMES games of the PDP-1 against a reference player in all variants, every move checked
 crosscheck: GAMES ?= 64

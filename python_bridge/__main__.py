@@ -12,6 +12,7 @@ COMMANDS = {
     "fuzz": "diag_fuzz",
     "bench": "bench",
     "ref": "ref_cli",
+    "demo": "demo_cli",
     "kiosk": "kiosk_cli",
 }
 
