@@ -83,6 +83,20 @@ function pitButton(row, col, count, pit) {
   return b;
 }
 
+// The rows are updated in place (rebuilt only when the number of pits changes), so a
+// message that arrives while a finger is on a pit never swaps the button under it.
+function syncRow(row, name, counts, pitFor) {
+  if (row.children.length !== counts.length) {
+    row.replaceChildren(...counts.map((n, col) => pitButton(name, col, n, pitFor(col))));
+  }
+  counts.forEach((n, col) => {
+    const b = row.children[col];
+    b.querySelector(".count").textContent = n;
+    b.disabled = true;
+    b.classList.remove("legal");
+  });
+}
+
 function render(s) {
   state = s;
   document.body.dataset.mode = s.mode;
@@ -95,8 +109,8 @@ function render(s) {
   $("bottom-label").textContent = visitor;
   $("bottom-store-name").textContent = s.mode === "visitor" ? "You" : "Demo";
   const top = $("top-row"), bottom = $("bottom-row");
-  top.replaceChildren(...board.top.map((n, col) => pitButton("top", col, n, m - col)));
-  bottom.replaceChildren(...board.bottom.map((n, col) => pitButton("bottom", col, n, col + 1)));
+  syncRow(top, "top", board.top, (col) => m - col);
+  syncRow(bottom, "bottom", board.bottom, (col) => col + 1);
   $("top-store").querySelector(".count").textContent = board.top_store;
   $("bottom-store").querySelector(".count").textContent = board.bottom_store;
   for (const pit of s.legal) {
