@@ -109,6 +109,8 @@ class Presenter:
             if self._echo:
                 if char == self._echo[0]:
                     self._echo = self._echo[1:]
+                    if not self._echo:  # the visitor's Enter ended the prompt's line on the terminal
+                        self._line = ""
                     self._feed(char)
                     continue
                 self._echo = ""

@@ -174,3 +174,35 @@ def test_thinking_times_are_the_machines_own_instruction_counts(kalah_tape, tmp_
 
         PlaySession(machine, None, on_break=mark).play_game()
     assert shown == measured and len(shown) > 5
+
+
+def test_a_killed_emulator_is_replaced_and_the_show_goes_on(kalah_tape, tmp_path: Path) -> None:
+    """The pdp1 process killed as the PDP-1 starts its third choice: a fresh one plays on, the paper whole."""
+    from python_bridge.demo_show import Presenter, Show
+    from python_bridge.demo_tape import ReadInDisplay, tape_records
+
+    class KillingPresenter(Presenter):
+        thinks = 0
+
+        def on_break(self, pc: int | None) -> None:
+            if pc == self.think_pc:
+                self.thinks += 1
+                if self.thinks == 3:
+                    assert self.machine is not None
+                    self.machine.sim.kill()
+            super().on_break(pc)
+
+    out = io.StringIO()
+    presenter = KillingPresenter(out, Pacer(False))
+    tape = read_tape(kalah_tape.read_bytes())
+    display = ReadInDisplay(tape_records(tape), out.write)
+    panel = PanelSettings(pits=4, seeds=3, depth=4, demo=True)
+    with Show(panel, presenter, None, tape.start, display.reader_at) as show:
+        outcome = show.play()
+        assert show.session is not None
+        transcript = show.session.transcript
+    assert show.restarts == 1 and "[the emulator failed: " in out.getvalue()
+    assert outcome.end is not None and outcome.moves_checked == len(outcome.record)
+    assert [t.move for t in presenter.thoughts] == list(range(1, len(outcome.record) + 1))
+    events = TranscriptParser().feed(transcript)
+    assert sum(isinstance(e, Move) for e in events) == len(outcome.record)
