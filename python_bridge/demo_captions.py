@@ -26,7 +26,7 @@ DEFAULT_SCRIPT = Path(__file__).with_name("demo_script.txt")
 
 MOMENTS = ("start", "think", "visitor", "move", "capture", "again", "swap", "end")
 PLACEHOLDERS = frozenset({
-    "pits", "seeds", "level", "search", "move", "south", "north",  # always
+    "pits", "seeds", "level", "search", "move", "south", "north", "bottom", "Bottom", "top", "Top",  # always
     "player", "Player",  # who is thinking or has moved
     "depth", "positions", "seconds", "instructions",  # the PDP-1's thinking
     "pit", "sown", "captured",  # a move

@@ -174,12 +174,17 @@ class Presenter:
     def _common_values(self) -> dict[str, object]:
         assert self.checker is not None
         title, pos = self.checker.title, self.checker.game.position
+        if self.checker.pdp1_side is None:
+            bottom, top = NAMES["south"], NAMES["north"]
+        else:
+            bottom, top = NAMES["you"], NAMES["pdp-1"]
         return {
             "pits": title.pits, "seeds": title.seeds, "level": title.level or "auto",
             "search": (f"{title.level} half-moves (plies) deep" if title.level
                        else "as deep as ten seconds of 1960 thinking allow"),
             "move": len(self.checker.game.record),
             "south": pos.store(SOUTH), "north": pos.store(NORTH),
+            "bottom": bottom[0], "Bottom": bottom[1], "top": top[0], "Top": top[1],
         }
 
     # -- what the paper says -----------------------------------------------------------------

@@ -10,7 +10,8 @@ from python_bridge.demo_paper import BLACK, RED, paper_svg, ribbon_segments, svg
 from python_bridge.demo_tape import ReadInDisplay, tape_records, tape_strip
 from tools.papertape import read_tape, write_block_tape
 
-VALUES = {"pits": 4, "seeds": 3, "level": 13, "search": "13 plies", "move": 2, "south": 1, "north": 0}
+VALUES = {"pits": 4, "seeds": 3, "level": 13, "search": "13 plies", "move": 2, "south": 1, "north": 0,
+          "bottom": "south", "Bottom": "South", "top": "north", "Top": "North"}
 
 
 def test_the_default_script_reads_and_fills_every_moment() -> None:
