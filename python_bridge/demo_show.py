@@ -36,7 +36,7 @@ from .kalah_rules import NORTH, SOUTH, pit_index
 from .play_cli import VisitorQuit
 from .play_session import GameOutcome, PlaySession, Visitor
 from .recovery import restore_machine
-from .simh import FULL_SPEED, SimhError
+from .simh import FULL_SPEED, QUIET_SPEED, MachineConfig, SimhError
 
 NAMES = {"south": ("south", "South"), "north": ("north", "North"), "pdp-1": ("the PDP-1", "The PDP-1"),
          "you": ("you", "You")}
@@ -324,11 +324,15 @@ class Show:
         symbols = program_symbols()
         return symbols["think"], symbols["thx"]
 
+    def speed(self) -> MachineConfig:
+        """Paced (1960 speed) the machine idles throttled between steps; --fast runs it flat out."""
+        return QUIET_SPEED if self.presenter.pacer.paced else FULL_SPEED
+
     def boot(self) -> None:
         """Set the panel, mount the tape, press READ IN: the read-in drawn as the reader goes."""
         think, thx = self.breakpoints()
         self.presenter.think_pc, self.presenter.thx_pc = think, thx
-        machine = KalahMachine(self.panel, FULL_SPEED, timeout=self.timeout,
+        machine = KalahMachine(self.panel, self.speed(), timeout=self.timeout,
                                breakpoints=(LOADER_START, self.start_address, think, thx))
         self.presenter.machine = machine
         self.read_in_instructions = read_in(machine.sim, self.start_address, self.presenter.pacer,
@@ -356,7 +360,7 @@ class Show:
                 self.presenter.notice(f"[the emulator failed: {str(failure).splitlines()[0]}; "
                                       "a fresh one takes the game over from the same position]")
                 self.close()
-                machine = restore_machine(self.panel, FULL_SPEED, checker, timeout=self.timeout,
+                machine = restore_machine(self.panel, self.speed(), checker, timeout=self.timeout,
                                           breakpoints=self.breakpoints())
                 self.presenter.machine = machine
                 self.session.machine = machine

@@ -40,7 +40,7 @@ from ..kalah_machine import KalahMachine, program_symbols
 from ..notation import format_record
 from ..play_session import GameOutcome, PlaySession
 from ..recovery import checker_from_record, restore_machine
-from ..simh import FULL_SPEED, BreakpointReached, Simh, SimhDied, SimhError
+from ..simh import FULL_SPEED, QUIET_SPEED, BreakpointReached, MachineConfig, Simh, SimhDied, SimhError
 from .config import KioskConfig
 from .lights import ConsoleLights, sample
 from .messages import ClientMessage
@@ -350,11 +350,15 @@ class KioskRunner:
                 self.log.warning("restarting the program failed (%s): a fresh emulator", str(failure).splitlines()[0])
                 self._close_machine()
         if self.machine is None:
-            self.machine = KalahMachine(self.panel, FULL_SPEED, timeout=self.config.watchdog_seconds,
+            self.machine = KalahMachine(self.panel, self._speed(), timeout=self.config.watchdog_seconds,
                                         breakpoints=self._breakpoints)
         self.session = self._new_session(self.machine)
         self.log.info("game %d starts: %s mode, %s first", self.game_no, mode,
                       "the PDP-1" if self.panel.pdp1_first else "the " + ("visitor" if mode == "visitor" else "demo player"))
+
+    def _speed(self) -> MachineConfig:
+        """Paced by stepping (1960 speed) the machine idles throttled; unpaced it runs flat out."""
+        return QUIET_SPEED if 0 < self.config.thinking_pace <= 1_000_000 else FULL_SPEED
 
     def _new_session(self, machine: KalahMachine) -> PlaySession:
         return PlaySession(machine, self._visitor, echo=self._echo, on_event=self._on_event,
@@ -393,7 +397,7 @@ class KioskRunner:
         self._close_machine()
         for attempt in range(1, 4):
             try:
-                self.machine = restore_machine(self.panel, FULL_SPEED, checker, timeout=self.config.watchdog_seconds,
+                self.machine = restore_machine(self.panel, self._speed(), checker, timeout=self.config.watchdog_seconds,
                                                breakpoints=self._breakpoints)
                 break
             except SimhError as failure:
