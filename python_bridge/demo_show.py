@@ -35,14 +35,13 @@ from .kalah_machine import KalahMachine, program_symbols
 from .kalah_rules import NORTH, SOUTH, pit_index
 from .play_cli import VisitorQuit
 from .play_session import GameOutcome, PlaySession, Visitor
-from .recovery import restore_machine
+from .recovery import play_with_restarts, restore_machine
 from .simh import FULL_SPEED, QUIET_SPEED, MachineConfig, SimhError
 
 NAMES = {"south": ("south", "South"), "north": ("north", "North"), "pdp-1": ("the PDP-1", "The PDP-1"),
          "you": ("you", "You")}
 _PDP1_MOVE = re.compile(r"(pdp-1|south|north) (?:plays \d|swaps\.)")
 CAPTION_WIDTH = 78
-MAX_RESTARTS = 10
 
 
 def format_seconds(seconds: float) -> str:
@@ -346,26 +345,21 @@ class Show:
         if self.session is None:
             self.boot()
         assert self.session is not None
-        resume = False
-        restarts_here = 0
-        while True:
-            try:
-                return self.session.play_game(resume=resume)
-            except SimhError as failure:
-                checker = self.session.checker
-                if checker is None or checker.finished or restarts_here >= MAX_RESTARTS:
-                    raise
-                restarts_here += 1
-                self.restarts += 1
-                self.presenter.notice(f"[the emulator failed: {str(failure).splitlines()[0]}; "
-                                      "a fresh one takes the game over from the same position]")
-                self.close()
-                machine = restore_machine(self.panel, self.speed(), checker, timeout=self.timeout,
-                                          breakpoints=self.breakpoints())
-                self.presenter.machine = machine
-                self.session.machine = machine
-                self.session.parser = TranscriptParser()
-                resume = True
+
+        def announce(reason: str) -> None:
+            self.presenter.notice(f"[the emulator failed: {reason}; "
+                                  "a fresh one takes the game over from the same position]")
+
+        def restore(checker: CrossChecker) -> KalahMachine:
+            self.close()
+            machine = restore_machine(self.panel, self.speed(), checker, timeout=self.timeout,
+                                      breakpoints=self.breakpoints())
+            self.presenter.machine = machine
+            return machine
+
+        outcome, restarts = play_with_restarts(self.session, restore, announce)
+        self.restarts += restarts
+        return outcome
 
 
 __all__ = ["DemoVisitor", "Presenter", "Show", "Style", "Thought", "VisitorQuit", "format_seconds"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .console_protocol import Title
+from .console_protocol import TranscriptParser
 from .crosscheck import CrossChecker
 from .front_panel import PanelSettings
 from .kalah_game import Game
@@ -103,6 +104,30 @@ def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossC
         raise
 
 
+def play_with_restarts(session: PlaySession, restore: Callable[[CrossChecker], KalahMachine],
+                       announce: Callable[[str], None]) -> tuple[GameOutcome, int]:
+    """Play the session's game to its end; whenever the emulator fails, announce why, put the
+    machine ``restore`` gives for the checker's game in its place, and go on.
+
+    Returns the outcome and how many restarts it took.  A failure before the
+    game has begun, or after it has ended, is not recovered here: it raises.
+    """
+    resume = False
+    restarts = 0
+    while True:
+        try:
+            return session.play_game(resume=resume), restarts
+        except SimhError as failure:
+            checker = session.checker
+            if checker is None or checker.finished or restarts >= MAX_RESTARTS:
+                raise
+            restarts += 1
+            announce(str(failure).splitlines()[0])
+            session.machine = restore(checker)
+            session.parser = TranscriptParser()
+            resume = True
+
+
 @dataclass
 class RecoveringGame:
     """Plays whole games on a machine that is restarted and restored whenever it fails."""
@@ -127,31 +152,21 @@ class RecoveringGame:
         """One game from its title (or from where the last failure left it) to its end."""
         if self.machine is None:
             self.start()
-        resume = False
-        restarts_here = 0
-        while True:
-            assert self.session is not None
-            try:
-                return self.session.play_game(resume=resume)
-            except SimhError as failure:
-                checker = self.session.checker
-                if checker is None or checker.finished or restarts_here >= MAX_RESTARTS:
-                    raise
-                restarts_here += 1
-                self.restarts += 1
-                reason = str(failure).splitlines()[0]
-                self.notice(f"[the PDP-1 failed: {reason}. Restarting it and restoring the game...]")
-                self._replace_machine(checker)
-                resume = True
-
-    def _replace_machine(self, checker: CrossChecker) -> None:
         assert self.session is not None
+
+        def announce(reason: str) -> None:
+            self.notice(f"[the PDP-1 failed: {reason}. Restarting it and restoring the game...]")
+
+        outcome, restarts = play_with_restarts(self.session, self._replace_machine, announce)
+        self.restarts += restarts
+        return outcome
+
+    def _replace_machine(self, checker: CrossChecker) -> KalahMachine:
         if self.machine is not None:
             self.machine.close()
         self.machine = restore_machine(self.panel, self.config, checker)
-        self.session.machine = self.machine
-        self.session.parser = type(self.session.parser)()
         self.notice("[restored: the game goes on from the same position]")
+        return self.machine
 
     def new_game(self) -> None:
         assert self.session is not None
