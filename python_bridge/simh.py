@@ -138,7 +138,7 @@ class MachineConfig:
     multiply_divide: bool = False
     throttle: str | None = None
     tto_time: int = 10
-    tti_time: int = 500
+    tti_time: int = 100  # the program takes a key in about 20 instructions: a 5x margin
 
     def commands(self) -> list[str]:
         cmds = [
