@@ -111,12 +111,18 @@ class CrossChecker:
         result = best_move(pos, level, variants)
         return bool(self.game.swap_offered and result.value < 0), result.pit, level, result.nodes
 
+    def _board_drawn(self, what: str) -> None:
+        """The program draws the board after its title and after every move or swap, before anything else."""
+        if self.pending_board:
+            self._fail(f"{what} came before the board was drawn")
+
     def _check_choice(self, side: str) -> tuple[bool, int]:
         swap, pit, depth, nodes = self.reference_choice()
         self.last_choice = (depth, nodes)
         return swap, pit
 
     def _check_move(self, move: Move) -> None:
+        self._board_drawn(f"{move.player}'s move")
         side = self.side_of(move.player)
         pos = self.game.position
         self.last_position_before = pos
@@ -141,6 +147,7 @@ class CrossChecker:
         self.pending_board = True
 
     def _check_swap(self, swap: Swap) -> None:
+        self._board_drawn(f"{swap.player}'s swap")
         side = self.side_of(swap.player)
         self.last_position_before = self.game.position
         if not self.game.swap_offered or side != NORTH:
@@ -158,6 +165,7 @@ class CrossChecker:
         self.pending_board = True
 
     def _check_prompt(self, prompt: Prompt) -> None:
+        self._board_drawn("the question for a move")
         pos = self.game.position
         if self.pdp1_side is None or pos.to_move == self.pdp1_side or pos.over:
             self._fail("the PDP-1 asked the visitor to move out of turn")
@@ -165,6 +173,7 @@ class CrossChecker:
             self._fail(f"the prompt offers a swap: {prompt.swap_offered}, the reference: {self.game.swap_offered}")
 
     def _check_end(self, end: GameOver) -> None:
+        self._board_drawn("the end of the game")
         pos = self.game.position
         if not pos.over:
             self._fail("the PDP-1 ended a game the reference has not ended")

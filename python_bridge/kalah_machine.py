@@ -17,7 +17,7 @@ from pathlib import Path
 from .front_panel import PanelSettings
 from .kalah_rules import Position
 from .kalah_search import SearchResult
-from .notation import NotationError, parse_position
+from .notation import NotationError, format_position, parse_position
 from .simh import FULL_SPEED, MachineConfig, Simh, SimhError, SimhTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,8 +187,6 @@ class DiagnosticConsole:
         return DiagnosticAnswer(match.group(1))
 
     def set_position(self, position: Position) -> None:
-        from .notation import format_position
-
         answer = self.ask("p " + format_position(position))
         if answer.text != "ok":
             raise ProtocolError(f"p {format_position(position)!r} answered {answer.text!r}", self.sim.tail())
