@@ -14,26 +14,13 @@ because a skipped oracle would silently prove nothing.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from asm_harness import harness as ca
 
-def _load_harness() -> ModuleType:
-    """Load tests/tools/compare_assemblers.py by path (tests/ is not a package)."""
-    path = Path(__file__).resolve().parent / "tools" / "compare_assemblers.py"
-    spec = importlib.util.spec_from_file_location("compare_assemblers", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("compare_assemblers", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-ca = _load_harness()
 CASES = ca.load_corpus()
 REPO_ROOT: Path = ca.REPO_ROOT
 

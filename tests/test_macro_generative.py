@@ -27,7 +27,6 @@ Knobs (environment variables; ``make fuzz-asm N=... SEED=...`` sets them):
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import os
 import random
@@ -38,21 +37,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 
 
-def _load_harness() -> ModuleType:
-    """Load tests/tools/compare_assemblers.py by path (tests/ is not a package)."""
-    path = Path(__file__).resolve().parent / "tools" / "compare_assemblers.py"
-    spec = importlib.util.spec_from_file_location("compare_assemblers", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("compare_assemblers", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-ca = _load_harness()
+from asm_harness import harness as ca
 
 COUNT = int(os.environ.get("MACRO_FUZZ_COUNT", "300"))
 MUTANTS = int(os.environ.get("MACRO_FUZZ_MUTANTS", str(max(COUNT // 3, 1))))
