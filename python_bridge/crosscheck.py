@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .console_protocol import Board, Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title, side_of
 from .kalah_game import Game
-from .kalah_rules import NORTH, SOUTH, Position, Variants, other, start_position, winner
+from .kalah_rules import NORTH, SOUTH, Position, other, start_position, winner
 from .kalah_search import best_move, level_move, level_pie_swap
 from .notation import format_position, format_record
 
@@ -186,8 +186,3 @@ class CrossChecker:
         if got != ref_winner:
             self._fail("the winner differs", pdp1=str(end.winner), reference=str(ref_winner))
         self.finished = True
-
-
-def title_matches(title: Title, pits: int, seeds: int, level: int, variants: Variants) -> bool:
-    """Does the program's title say what the panel was set to?"""
-    return (title.pits, title.seeds, title.level, title.variants) == (pits, seeds, level, variants)

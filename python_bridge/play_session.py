@@ -17,8 +17,8 @@ from .crosscheck import CrossChecker, CrossCheckMismatch
 from .kalah_game import Game
 from .kalah_machine import KalahMachine
 from .kalah_search import best_move
-from .notation import SWAP, format_record
-from .simh import BreakpointReached, SimhError
+from .notation import format_record
+from .simh import BreakpointReached
 
 
 class Visitor(Protocol):
@@ -151,5 +151,4 @@ def play_games(machine: KalahMachine, visitor: Visitor | None, games: int,
     return outcomes
 
 
-__all__ = ["GameOutcome", "PlaySession", "RandomVisitor", "SearchVisitor", "Visitor", "play_games",
-           "CrossCheckMismatch", "SimhError", "SWAP"]
+__all__ = ["GameOutcome", "PlaySession", "RandomVisitor", "SearchVisitor", "Visitor", "play_games"]

@@ -143,8 +143,8 @@ class RecoveringGame:
     machine: KalahMachine | None = None
     session: PlaySession | None = field(default=None, repr=False)
 
-    def start(self, breakpoints: tuple[int, ...] = ()) -> None:
-        self.machine = KalahMachine(self.panel, self.config, breakpoints=breakpoints)
+    def start(self) -> None:
+        self.machine = KalahMachine(self.panel, self.config)
         self.session = PlaySession(self.machine, self.visitor, echo=self.echo, on_event=self.on_event,
                                    silence_timeout=self.silence_timeout)
 

@@ -365,14 +365,6 @@ class Simh:
         """Forget output not yet read: what came before is of no interest."""
         self._unread = ""
 
-    def drain(self, seconds: float = 0.05) -> str:
-        """Collect whatever output arrives within ``seconds`` (and any not yet read)."""
-        deadline = time.monotonic() + seconds
-        while self._read_more(deadline - time.monotonic()):
-            pass
-        text, self._unread = self._unread, ""
-        return text
-
     def unread(self, text: str) -> None:
         """Give output back: the next ``read_some`` or ``expect`` sees ``text`` first (e.g. a step's output)."""
         self._unread = text + self._unread
@@ -408,15 +400,6 @@ class Simh:
         if not match:
             raise SimhError(f"examine {where}: {out!r}", self.tail())
         return int(match.group(1), 8)
-
-    def examine_range(self, first: int, last: int) -> dict[int, int]:
-        out = self.command(f"examine {first:o}-{last:o}")
-        words = {}
-        for line in out.splitlines():
-            m = re.match(r"\s*([0-7]+):\s*([0-7]+)", line)
-            if m:
-                words[int(m.group(1), 8)] = int(m.group(2), 8)
-        return words
 
     def instructions(self) -> int:
         """SIMH's count of time units since the run started: one per instruction."""
