@@ -116,7 +116,7 @@ class CrossChecker:
         if self.pending_board:
             self._fail(f"{what} came before the board was drawn")
 
-    def _check_choice(self, side: str) -> tuple[bool, int]:
+    def _check_choice(self) -> tuple[bool, int]:
         swap, pit, depth, nodes = self.reference_choice()
         self.last_choice = (depth, nodes)
         return swap, pit
@@ -129,7 +129,7 @@ class CrossChecker:
         if side != pos.to_move:
             self._fail(f"{move.player} moved but {pos.to_move} is to move", move=f"pit {move.pit}")
         if self.is_pdp1(side):
-            swap, pit = self._check_choice(side)
+            swap, pit = self._check_choice()
             if swap:
                 self._fail("the PDP-1 moved where the reference swaps", pdp1=f"pit {move.pit}", reference="swap")
             if pit != move.pit:
@@ -153,7 +153,7 @@ class CrossChecker:
         if not self.game.swap_offered or side != NORTH:
             self._fail(f"{swap.player} swapped when no swap was on offer")
         if self.is_pdp1(side):
-            ref_swap, pit = self._check_choice(side)
+            ref_swap, pit = self._check_choice()
             if not ref_swap:
                 self._fail("the PDP-1 swapped where the reference moves", pdp1="swap", reference=f"pit {pit}")
             self.choices_checked += 1
