@@ -51,7 +51,7 @@ bench: build
 
 ## bench-ref: positions per second of the reference search, depths 4 to 8
 bench-ref: setup
-	$(PY) -m python_bridge.bench_reference
+	$(PY) -m python_bridge.reference.benchmark
 
 ## bench-asm: time macro1 and tools.macro on a long generated source and the Kalah sources
 bench-asm: setup
@@ -78,7 +78,7 @@ kiosk: build
 soak: GAMES ?= 20
 soak: KILL_EVERY ?= 5
 soak: build
-	$(PY) -m python_bridge.kiosk.soak --games $(GAMES) --kill-every $(KILL_EVERY) $(ARGS)
+	$(PY) -m python_bridge soak --games $(GAMES) --kill-every $(KILL_EVERY) $(ARGS)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache

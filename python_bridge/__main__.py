@@ -5,15 +5,16 @@ from __future__ import annotations
 import importlib
 import sys
 
-# command name -> module holding its ``main(argv) -> int``
+# command name -> module of python_bridge.commands holding its ``main(argv) -> int``
 COMMANDS = {
-    "play": "play_cli",
-    "crosscheck": "crosscheck_cli",
-    "fuzz": "diag_fuzz",
+    "play": "play",
+    "crosscheck": "crosscheck",
+    "fuzz": "fuzz",
     "bench": "bench",
-    "ref": "ref_cli",
-    "demo": "demo_cli",
-    "kiosk": "kiosk_cli",
+    "ref": "ref",
+    "demo": "demo",
+    "kiosk": "kiosk",
+    "soak": "soak",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         sys.stderr.write(f"python -m python_bridge: unknown command {name!r}\n" + USAGE)
         return 2
-    module = importlib.import_module(f"python_bridge.{COMMANDS[name]}")
+    module = importlib.import_module(f"python_bridge.commands.{COMMANDS[name]}")
     return module.main(rest)
 
 

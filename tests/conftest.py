@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.simh import live_simulators
+from python_bridge.machine.simh import live_simulators
 
 
 @pytest.fixture(scope="session")
 def kalah_tape():
     """build/kalah.rim, assembled from pdp1_src/ by the project's own assembler."""
-    from python_bridge.kalah_machine import ensure_tape
+    from python_bridge.machine.kalah_program import ensure_tape
 
     return ensure_tape()
 

@@ -51,7 +51,7 @@ def test_crosscheck_command_reports_its_figures(kalah_tape) -> None:
 
 
 def test_the_same_seed_gives_the_same_fuzz_cases_whatever_the_jobs() -> None:
-    from python_bridge.diag_fuzz import generate
+    from python_bridge.checking.fuzz import generate
 
     first = generate(77, 500)
     assert [(g.pits, g.seeds, g.variants, g.lines) for g in first] == \

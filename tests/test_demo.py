@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.console_protocol import Move, TranscriptParser
-from python_bridge.demo_captions import DEFAULT_SCRIPT, CaptionScript
-from python_bridge.demo_cli import run_show
-from python_bridge.demo_pacing import PDP1_RATE, READER_TIME, Pacer
-from python_bridge.demo_paper import BLACK, RED, svg_colours, svg_text
-from python_bridge.front_panel import PanelSettings, describe_switches, describe_test_word
-from python_bridge.kalah_machine import KalahMachine, program_symbols
-from python_bridge.play_session import PlaySession
+from python_bridge.machine.transcript import Move, TranscriptParser
+from python_bridge.demo.captions import DEFAULT_SCRIPT, CaptionScript
+from python_bridge.demo.run import run_show
+from python_bridge.demo.pacing import PDP1_RATE, READER_TIME, Pacer
+from python_bridge.demo.paper import BLACK, RED, svg_colours, svg_text
+from python_bridge.machine.front_panel import PanelSettings, describe_switches, describe_test_word
+from python_bridge.machine.kalah_program import KalahMachine, program_symbols
+from python_bridge.checking.session import PlaySession
 from tools.papertape import read_tape
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,8 +178,8 @@ def test_thinking_times_are_the_machines_own_instruction_counts(kalah_tape, tmp_
 
 def test_a_killed_emulator_is_replaced_and_the_show_goes_on(kalah_tape, tmp_path: Path) -> None:
     """The pdp1 process killed as the PDP-1 starts its third choice: a fresh one plays on, the paper whole."""
-    from python_bridge.demo_show import Presenter, Show
-    from python_bridge.demo_tape import ReadInDisplay, tape_records
+    from python_bridge.demo.show import Presenter, Show
+    from python_bridge.demo.tape_picture import ReadInDisplay, tape_records
 
     class KillingPresenter(Presenter):
         thinks = 0

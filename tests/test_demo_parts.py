@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.demo_captions import DEFAULT_SCRIPT, CaptionScript, ScriptError, after_move_moments
-from python_bridge.demo_pacing import Pacer
-from python_bridge.demo_paper import BLACK, RED, paper_svg, ribbon_segments, svg_colours, svg_text
-from python_bridge.demo_tape import ReadInDisplay, tape_records, tape_strip
+from python_bridge.demo.captions import DEFAULT_SCRIPT, CaptionScript, ScriptError, after_move_moments
+from python_bridge.demo.pacing import Pacer
+from python_bridge.demo.paper import BLACK, RED, paper_svg, ribbon_segments, svg_colours, svg_text
+from python_bridge.demo.tape_picture import ReadInDisplay, tape_records, tape_strip
 from tools.papertape import read_tape, write_block_tape
 
 VALUES = {"pits": 4, "seeds": 3, "level": 13, "search": "13 plies", "move": 2, "south": 1, "north": 0,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.diag_fuzz import run_fuzz
-from python_bridge.diag_protocol import DEL, DiagnosticModel
-from python_bridge.front_panel import PanelSettings
-from python_bridge.kalah_machine import DiagnosticConsole, KalahMachine
-from python_bridge.kalah_rules import Variants
+from python_bridge.checking.fuzz import run_fuzz
+from python_bridge.machine.diagnostic import DEL, DiagnosticModel
+from python_bridge.machine.front_panel import PanelSettings
+from python_bridge.machine.kalah_program import DiagnosticConsole, KalahMachine
+from python_bridge.reference.rules import Variants
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from python_bridge.kalah_machine import ROOT, source_paths
+from python_bridge.machine.kalah_program import ROOT, source_paths
 from tools.macro import assemble
 
 LOADER_START = 0o7751
@@ -56,7 +56,7 @@ def test_period_style_labels_and_no_multiply_divide() -> None:
 
 def test_the_default_level_budget_is_the_reference_budget() -> None:
     """The PDP-1's nbudg and the reference's NODE_BUDGET are one number, written twice."""
-    from python_bridge.kalah_search import NODE_BUDGET
+    from python_bridge.reference.search import NODE_BUDGET
 
     assert _python_program().symbols["nbudg"] == NODE_BUDGET
 

@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from kiosk_support import ROOT
-from python_bridge.console_protocol import Title
-from python_bridge.kalah_game import Game
-from python_bridge.kalah_rules import Variants
+from python_bridge.machine.transcript import Title
+from python_bridge.reference.game import Game
+from python_bridge.reference.rules import Variants
 from python_bridge.kiosk.config import ConfigError, KioskConfig, load_config, parse_config
 from python_bridge.kiosk.messages import BadMessage, ClientMessage, TokenBucket, parse_message
 from python_bridge.kiosk.paper import Paper, render

@@ -16,7 +16,7 @@ import pytest
 from python_bridge.kiosk.config import KioskConfig
 from python_bridge.kiosk.messages import ClientMessage
 from python_bridge.kiosk.runner import KioskRunner
-from python_bridge.kalah_machine import program_symbols
+from python_bridge.machine.kalah_program import program_symbols
 
 pytestmark = pytest.mark.simh
 
@@ -162,7 +162,7 @@ def test_a_killed_emulator_is_replaced_and_the_visitor_loses_nothing(tmp_path, k
 
 
 def test_the_swap_button_is_offered_by_the_pie_rule_and_works(tmp_path, kalah_tape) -> None:
-    from python_bridge.kalah_rules import Variants
+    from python_bridge.reference.rules import Variants
 
     with Harness(tmp_path, variants=Variants(pie_rule=True), first="pdp-1") as h:
         assert h.submit("swap") == "no swap on offer now"

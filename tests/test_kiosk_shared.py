@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from python_bridge.console_protocol import Board, Move, Swap, Title
-from python_bridge.front_panel import PanelSettings
-from python_bridge.kalah_machine import KalahMachine
-from python_bridge.kalah_rules import Variants
-from python_bridge.play_session import PlaySession, RandomVisitor
-from python_bridge.recovery import checker_from_record, restore_machine
-from python_bridge.simh import FULL_SPEED, SimhError
+from python_bridge.machine.transcript import Board, Move, Swap, Title
+from python_bridge.machine.front_panel import PanelSettings
+from python_bridge.machine.kalah_program import KalahMachine
+from python_bridge.reference.rules import Variants
+from python_bridge.checking.session import PlaySession, RandomVisitor
+from python_bridge.checking.recovery import checker_from_record, restore_machine
+from python_bridge.machine.simh import FULL_SPEED, SimhError
 
 
 def test_step_runs_exactly_the_instructions_asked_and_returns_the_output(kalah_tape) -> None:
@@ -99,8 +99,8 @@ class _Replayer:
 
 def test_a_restored_machine_keeps_the_callers_breakpoints(kalah_tape) -> None:
     """restore_machine(breakpoints=...): the kiosk's stops at the PDP-1's thinking survive a restore."""
-    from python_bridge.kalah_machine import program_symbols
-    from python_bridge.simh import BreakpointReached
+    from python_bridge.machine.kalah_program import program_symbols
+    from python_bridge.machine.simh import BreakpointReached
 
     think = program_symbols()["think"]
     panel = PanelSettings(pits=4, seeds=3, depth=2)  # the visitor first: after one move the PDP-1 thinks

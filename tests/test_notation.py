@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from python_bridge.kalah_rules import ENDED, NORTH, SOUTH, Position
-from python_bridge.notation import (
+from python_bridge.reference.rules import ENDED, NORTH, SOUTH, Position
+from python_bridge.reference.notation import (
     SWAP,
     NotationError,
     format_position,

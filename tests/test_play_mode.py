@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from python_bridge.console_protocol import Board, Complaint, Prompt, Title, TranscriptParser
-from python_bridge.crosscheck import CrossChecker
-from python_bridge.front_panel import PanelSettings
-from python_bridge.kalah_machine import KalahMachine
-from python_bridge.kalah_rules import Variants
-from python_bridge.play_session import RandomVisitor, SearchVisitor, play_games
+from python_bridge.machine.transcript import Board, Complaint, Prompt, Title, TranscriptParser
+from python_bridge.checking.crosscheck import CrossChecker
+from python_bridge.machine.front_panel import PanelSettings
+from python_bridge.machine.kalah_program import KalahMachine
+from python_bridge.reference.rules import Variants
+from python_bridge.checking.session import RandomVisitor, SearchVisitor, play_games
 
 ALL_VARIANTS = [Variants(*flags) for flags in itertools.product((False, True), repeat=4)]
 

@@ -6,12 +6,12 @@ import os
 import random
 import signal
 
-from python_bridge.console_protocol import Move
-from python_bridge.front_panel import PanelSettings
-from python_bridge.kalah_machine import KalahMachine
-from python_bridge.kalah_rules import Variants
-from python_bridge.play_session import RandomVisitor, play_games
-from python_bridge.recovery import RecoveringGame
+from python_bridge.machine.transcript import Move
+from python_bridge.machine.front_panel import PanelSettings
+from python_bridge.machine.kalah_program import KalahMachine
+from python_bridge.reference.rules import Variants
+from python_bridge.checking.session import RandomVisitor, play_games
+from python_bridge.checking.recovery import RecoveringGame
 
 PANEL = PanelSettings(pits=5, seeds=3, depth=3, variants=Variants(pie_rule=True), pdp1_first=True)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge import ref_cli
+from python_bridge.commands import ref as ref_cli
 
 START = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
 FINISHED = "0 0 0 0 0 0 24 0 0 0 0 0 0 24 e"

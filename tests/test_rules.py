@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from python_bridge.kalah_game import Game
-from python_bridge.kalah_rules import (
+from python_bridge.reference.game import Game
+from python_bridge.reference.rules import (
     NORTH,
     SOUTH,
     Position,
@@ -22,8 +22,8 @@ from python_bridge.kalah_rules import (
     start_position,
     winner,
 )
-from python_bridge.kalah_search import move_order
-from python_bridge.notation import SWAP, format_position, parse_position
+from python_bridge.reference.search import move_order
+from python_bridge.reference.notation import SWAP, format_position, parse_position
 
 EMPTY_CAPTURE = Variants(empty_capture=True)
 DEFERRED = Variants(deferred_end=True)

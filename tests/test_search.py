@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from python_bridge.kalah_rules import NORTH, SOUTH, Position, Variants, other, play, start_position
-from python_bridge.kalah_search import MAX_DEPTH, MIN_DEPTH, SearchError, best_move, move_order, pie_swap
-from python_bridge.notation import parse_position
+from python_bridge.reference.rules import NORTH, SOUTH, Position, Variants, other, play, start_position
+from python_bridge.reference.search import MAX_DEPTH, MIN_DEPTH, SearchError, best_move, move_order, pie_swap
+from python_bridge.reference.notation import parse_position
 
 
 def minimax(position: Position, view: str, depth: int, variants: Variants) -> int:

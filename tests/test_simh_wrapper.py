@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.simh import (
+from python_bridge.machine.simh import (
     BreakpointReached,
     MachineHalted,
     Simh,
@@ -143,7 +143,7 @@ def test_pdp1_dies_with_its_owner(tmp_path: Path) -> None:
     script.write_text(textwrap.dedent(f"""\
         import sys, time
         sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
-        from python_bridge.simh import Simh
+        from python_bridge.machine.simh import Simh
         sim = Simh()
         print(sim.pid, flush=True)
         time.sleep(60)
@@ -164,7 +164,7 @@ def test_pdp1_dies_with_its_owner(tmp_path: Path) -> None:
 
 
 def test_a_setting_simh_refuses_is_an_error_not_ignored() -> None:
-    from python_bridge.simh import MachineConfig, SimhError
+    from python_bridge.machine.simh import MachineConfig, SimhError
 
     with pytest.raises(SimhError, match="refused"):
         Simh(MachineConfig(throttle="2000/10"))

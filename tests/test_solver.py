@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from python_bridge.kalah_fast import END, EXTRA, PASS, FastRules
-from python_bridge.kalah_rules import NORTH, SOUTH, Position, RulesError, Variants, play, start_position
-from python_bridge.kalah_solver import Solver, solve_report, solve_start
-from python_bridge.solver_published import (
+from python_bridge.reference.fast_rules import END, EXTRA, PASS, FastRules
+from python_bridge.reference.rules import NORTH, SOUTH, Position, RulesError, Variants, play, start_position
+from python_bridge.reference.solver import Solver, solve_report, solve_start
+from python_bridge.reference.published import (
     EMPTY_CAPTURE_MARGIN,
     EMPTY_CAPTURE_OUTCOME,
     check_empty_capture,

@@ -5,4 +5,6 @@ plays the games (visitor or attract mode) in a thread of its own, every move
 cross-checked; ``server`` is the aiohttp web server (page, WebSocket,
 health); ``soak`` runs many attract games unattended.  The page itself is
 plain HTML/CSS/JS in ``static/``.
+
+May import: ``checking``, ``machine``, ``reference``, ``tools`` and the standard library.
 """

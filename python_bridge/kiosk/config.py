@@ -12,8 +12,8 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from ..front_panel import PanelSettings
-from ..kalah_rules import Variants
+from ..machine.front_panel import PanelSettings
+from ..reference.rules import Variants
 
 VARIANT_NAMES = {
     "empty-capture": "empty_capture",

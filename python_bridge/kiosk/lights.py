@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ..simh import Simh
+from ..machine.simh import Simh
 
 INSTRUCTIONS_PER_1960_SECOND = 200_000  # the README's "1960 seconds": instructions / 200,000
 

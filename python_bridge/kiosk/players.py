@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..kalah_game import Game
-from ..kalah_rules import MAX_PITS, SOUTH
-from ..kalah_search import best_move
+from ..reference.game import Game
+from ..reference.rules import MAX_PITS, SOUTH
+from ..reference.search import best_move
 
 
 @dataclass(frozen=True)

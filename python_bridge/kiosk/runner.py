@@ -32,15 +32,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from ..console_protocol import Board, Complaint, Event, GameOver, Move, Swap, Title, TranscriptParser
-from ..crosscheck import CrossChecker, CrossCheckMismatch
-from ..front_panel import PanelSettings
-from ..kalah_game import Game
-from ..kalah_machine import KalahMachine, program_symbols
-from ..notation import format_record
-from ..play_session import GameOutcome, PlaySession
-from ..recovery import checker_from_record, restore_machine
-from ..simh import FULL_SPEED, QUIET_SPEED, BreakpointReached, MachineConfig, Simh, SimhDied, SimhError
+from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title, TranscriptParser
+from ..checking.crosscheck import CrossChecker, CrossCheckMismatch
+from ..machine.front_panel import PanelSettings
+from ..reference.game import Game
+from ..machine.kalah_program import KalahMachine, program_symbols
+from ..reference.notation import format_record
+from ..checking.session import GameOutcome, PlaySession
+from ..checking.recovery import checker_from_record, restore_machine
+from ..machine.simh import FULL_SPEED, QUIET_SPEED, BreakpointReached, MachineConfig, Simh, SimhDied, SimhError
 from .config import KioskConfig
 from .lights import ConsoleLights, sample
 from .messages import ClientMessage

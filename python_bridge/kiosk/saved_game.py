@@ -13,9 +13,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..console_protocol import Title
-from ..kalah_rules import Variants
-from ..notation import SWAP
+from ..machine.transcript import Title
+from ..reference.rules import Variants
+from ..reference.notation import SWAP
 
 FORMAT = 1
 

@@ -103,15 +103,10 @@ async def _soak(args: argparse.Namespace, url: str, proc: subprocess.Popen) -> d
     return {"cold": cold, "start": start or cold, "end": end, "killed": killed, "page_messages": counts.get("messages", 0)}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m python_bridge.kiosk.soak", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="attract-mode games to play (20)")
-    parser.add_argument("--kill-every", type=int, default=5, help="kill the pdp1 every this many games (5; 0: never)")
-    parser.add_argument("--pits", type=int, default=6, choices=range(1, 7))
-    parser.add_argument("--seeds", type=int, default=4, choices=range(1, 7))
-    parser.add_argument("--level", type=int, default=0, choices=range(0, 21), help="0: the default level")
-    parser.add_argument("--timeout", type=float, default=3600, help="give up after this many seconds")
-    args = parser.parse_args(argv)
+def run_soak(games: int, kill_every: int, pits: int, seeds: int, level: int, timeout: float) -> int:
+    """Start a kiosk server, play ``games`` attract games killing its pdp1 every ``kill_every``; print the
+    figures; 1 if anything was lost or grew."""
+    args = argparse.Namespace(games=games, kill_every=kill_every, pits=pits, seeds=seeds, level=level, timeout=timeout)
     with tempfile.TemporaryDirectory(prefix="kiosk-soak-") as tmp:
         port = _free_port()
         config = Path(tmp) / "soak.toml"
@@ -167,5 +162,3 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,9 +9,9 @@ dict and so shows the game as it was.
 
 from __future__ import annotations
 
-from ..console_protocol import GameOver, Move, Swap
-from ..crosscheck import CrossChecker
-from ..kalah_rules import other, pit_index, store_index
+from ..machine.transcript import GameOver, Move, Swap
+from ..checking.crosscheck import CrossChecker
+from ..reference.rules import other, pit_index, store_index
 
 
 def board_view(checker: CrossChecker | None) -> dict:

@@ -1,0 +1,10 @@
+"""The machine compared with the reference, move by move: the project's proof that the PDP-1 is right.
+
+``crosscheck`` (every event of a play-mode game checked), ``session`` (a game played on the
+machine by a visitor or a reference player), ``recovery`` (a dead or hung emulator replaced and
+the game restored), ``games`` (seeded cross-check games), ``fuzz`` (the diagnostic-mode
+differential fuzz), ``parallel`` (work dealt to several emulators), ``figures`` (the ``bench``
+measurements).
+
+May import: ``machine``, ``reference``, ``tools`` and the standard library.
+"""

@@ -1,0 +1,51 @@
+"""``python -m python_bridge kiosk [--config FILE]``: the museum kiosk's server on 127.0.0.1.
+
+Open ``http://127.0.0.1:PORT/`` in Chromium's kiosk mode (README, "The
+museum kiosk"); the configuration file is described in ``kiosk.sample.toml``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from .validators import build_parser, fail
+from ..kiosk.config import ConfigError, KioskConfig, describe, load_config
+from ..kiosk.logs import setup_log
+from ..kiosk.server import serve
+from ..machine.simh import SimhError
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser("python -m python_bridge kiosk",
+                          "Serve the museum kiosk: visitors play the emulated PDP-1 on a touch screen.")
+    parser.add_argument("--config", type=Path, help="the kiosk's configuration file (TOML; see kiosk.sample.toml)")
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(args.config) if args.config else KioskConfig()
+    except ConfigError as bad:
+        return fail(f"{args.config}: {bad}")
+    try:
+        log = setup_log(config)
+    except OSError as exc:
+        return fail(f"cannot write the log in {config.state_dir}: {exc.strerror or exc}")
+    log.info("configuration: %s", describe(config))
+    try:
+        from ..machine.kalah_program import ensure_tape
+
+        ensure_tape()
+        asyncio.run(serve(config, log))
+    except OSError as exc:
+        log.error("cannot serve on %s:%d: %s", config.host, config.port, exc.strerror or exc)
+        return 1
+    except SimhError as exc:
+        log.error("%s", exc)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,106 @@
+"""``python -m python_bridge ref ...``: the reference engine on the command line, for scripts and people.
+
+    ref move "<position>" <pit> [variants]    -> the resulting position
+    ref best "<position>" <depth> [variants]  -> best <pit> value <v> nodes <k>
+    ref best "<position>" level [variants]    -> the same for the default level, then depth <d>
+    ref solve --pits m --seeds n [variants]   -> the game value and the time it took
+    ref batch [variants]                      -> one answer line per stdin command
+
+Bad input prints one line to stderr and exits 2; in batch mode a bad command
+answers a line starting ``error`` and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from .validators import UsageError, add_variant_flags, build_parser, run_guarded, variants_from
+from ..reference.rules import RulesError, Variants, play
+from ..reference.search import SearchError, best_move, level_move
+from ..reference.notation import NotationError, format_position, parse_position
+
+INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
+
+
+def _int_arg(text: str, what: str) -> int:
+    """A decimal integer with at most one leading minus sign (range checks are the rules' job)."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise UsageError(f"{what} must be a number, not {text!r}")
+    return int(text)
+
+
+def answer_move(position_text: str, pit_text: str, variants: Variants) -> str:
+    position = parse_position(position_text)
+    return format_position(play(position, _int_arg(pit_text, "pit"), variants).position)
+
+
+def answer_best(position_text: str, depth_text: str, variants: Variants) -> str:
+    """``best <pit> value <v> nodes <k>``; with the depth ``level``, the PDP-1's default level,
+    the nodes are those of every search and ``depth <d>`` follows (the deepest finished search)."""
+    position = parse_position(position_text)
+    if depth_text == "level":
+        chosen = level_move(position, variants)
+        return f"best {chosen.pit} value {chosen.value} nodes {chosen.nodes} depth {chosen.depth}"
+    return best_move(position, _int_arg(depth_text, "depth"), variants).line()
+
+
+def answer_batch_line(line: str, variants: Variants) -> str:
+    """Answer one batch command: ``move <position> <pit>`` or ``best <position> <depth>``."""
+    words = line.strip().split(" ", 1)
+    if len(words) != 2 or words[0] not in ("move", "best"):
+        return "error expected 'move <position> <pit>' or 'best <position> <depth>'"
+    head, _, last = words[1].rpartition(" ")
+    try:
+        if words[0] == "move":
+            return answer_move(head, last, variants)
+        return answer_best(head, last, variants)
+    except INPUT_ERRORS as exc:
+        return f"error {exc}"
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser("python -m python_bridge ref", "The Kalah reference engine.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=type(parser))
+
+    p_move = sub.add_parser("move", help="play a pit and print the resulting position")
+    p_move.add_argument("position")
+    p_move.add_argument("pit")
+    add_variant_flags(p_move)
+
+    p_best = sub.add_parser("best", help="search a position: best <pit> value <v> nodes <k>")
+    p_best.add_argument("position")
+    p_best.add_argument("depth")
+    add_variant_flags(p_best)
+
+    p_solve = sub.add_parser("solve", help="the exact value of a starting position")
+    p_solve.add_argument("--pits", type=int, required=True)
+    p_solve.add_argument("--seeds", type=int, required=True)
+    add_variant_flags(p_solve)
+
+    p_batch = sub.add_parser("batch", help="answer move/best commands read from stdin, one a line")
+    add_variant_flags(p_batch)
+
+    args = parser.parse_args(argv)
+    variants = variants_from(args)
+
+    def run() -> int:
+        if args.command == "move":
+            print(answer_move(args.position, args.pit, variants))
+        elif args.command == "best":
+            print(answer_best(args.position, args.depth, variants))
+        elif args.command == "solve":
+            from ..reference.solver import solve_start
+
+            began = time.perf_counter()
+            value = solve_start(args.pits, args.seeds, variants)
+            took = time.perf_counter() - began
+            print(f"value {value} pits {args.pits} seeds {args.seeds} time {took:.2f}s")
+        else:
+            for line in sys.stdin:
+                if line.strip():
+                    print(answer_batch_line(line.rstrip("\n"), variants), flush=True)
+        return 0
+
+    return run_guarded(run, INPUT_ERRORS)

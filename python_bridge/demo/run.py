@@ -1,0 +1,219 @@
+"""``python -m python_bridge demo``: the historical demonstration, as shown to an audience.
+
+From nothing, as an operator did it: the front panel set (switch rows), the
+paper tape mounted and read in (drawn from the tape's own bytes as SIMH's
+reader passes them), then the PDP-1 playing Kalah on its typewriter at 1960
+speed -- by default against itself (test word bit 0), with ``--visitor``
+against a person -- every move cross-checked, the presenter's captions
+between the lines.  At the end the typewriter transcript is written as text
+and as a picture of the paper (SVG, red and black ribbon), with the game
+record beside them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from tools.papertape import TapeError, read_tape
+
+from ..checking.crosscheck import CrossCheckMismatch
+from .captions import CaptionScript
+from .paper import paper_svg, svg_text
+from .pacing import PDP1_RATE, Pacer
+from .show import DemoVisitor, Presenter, Show, Style, Thought, VisitorQuit, format_seconds
+from .tape_picture import (READER_FRAMES_PER_SECOND, ReadInDisplay, loader_words_line, tape_records, tape_strip,
+                        tape_summary)
+from ..machine.front_panel import (SW_DEFERRED_END, SW_DIAGNOSTIC, SW_EMPTY_CAPTURE, SW_PDP1_FIRST, SW_PIE_RULE,
+                          SW_REMAINDER_VOID, PanelSettings, describe_switches, describe_test_word)
+from ..machine.kalah_program import ROOT, ensure_tape
+from ..reference.notation import format_record
+from ..checking.session import GameOutcome
+from ..machine.simh import SimhError
+
+RECORDS = ROOT / "records"
+# The default show: a game of a few minutes at 1960 speed (README: what it takes).
+DEFAULT_PITS, DEFAULT_SEEDS, DEFAULT_LEVEL = 4, 3, 13
+
+SWITCH_MEANINGS = (
+    (SW_PDP1_FIRST, 1, "the PDP-1 moves first"),
+    (SW_EMPTY_CAPTURE, 2, "empty capture"),
+    (SW_DEFERRED_END, 3, "deferred end"),
+    (SW_REMAINDER_VOID, 4, "remainder void"),
+    (SW_PIE_RULE, 5, "pie rule"),
+    (SW_DIAGNOSTIC, 6, "diagnostic mode"),
+)
+
+
+def panel_lines(panel: PanelSettings) -> list[str]:
+    """The front panel as switch rows: the six sense switches and the eighteen test-word switches."""
+    switches, word = panel.switches(), panel.test_word()
+    on = [f"{n}: {meaning}" for bit, n, meaning in SWITCH_MEANINGS if switches & bit]
+    groups = describe_test_word(word)
+    digits = "   ".join(f"{word >> shift & 7}" for shift in range(15, -1, -3))
+    level = f"search {panel.depth} plies" if panel.depth else "the default level"
+    return [
+        "  sense switches   1 2 3 4 5 6",
+        f"                   {describe_switches(switches)}    "
+        + ("on: " + "; ".join(on) if on else "all off: the standard rules"),
+        "  test word        bits 0-17, up (^) is a one, in octal digits of three",
+        f"                   {groups}",
+        f"                    {digits}     = {word:06o}",
+        f"                   bit 0 {'up: the PDP-1 plays both sides' if panel.demo else 'down: the PDP-1 plays one side'};"
+        f" bits 6-11: {level}; bits 12-14: {panel.pits} pits; bits 15-17: {panel.seeds} seeds",
+    ]
+
+
+@dataclass
+class Saved:
+    transcript: Path
+    picture: Path
+    record: Path
+
+
+def write_outputs(folder: Path, stamp: str, transcript: str, record_lines: list[str]) -> Saved:
+    """The typewriter transcript (text), the paper (SVG) and the game record, in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = Saved(folder / f"demo-{stamp}-typewriter.txt", folder / f"demo-{stamp}-paper.svg",
+                  folder / f"demo-{stamp}-record.txt")
+    svg = paper_svg(transcript)
+    if svg_text(svg) != transcript:  # the picture must say what the paper says
+        raise AssertionError("the paper picture's text differs from the transcript")
+    saved.transcript.write_text(transcript, encoding="utf-8")
+    saved.picture.write_text(svg, encoding="utf-8")
+    saved.record.write_text("\n".join(record_lines) + "\n", encoding="utf-8")
+    return saved
+
+
+def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutcome | None,
+                 thoughts: list[Thought], transcript: str) -> list[str]:
+    checker = show.session.checker if show.session is not None else None
+    lines = ["Kalah on the PDP-1: a demonstration game", f"speed: {speed}",
+             f"front panel: sense switches {describe_switches(panel.switches())}, "
+             f"test word {describe_test_word(panel.test_word())} ({panel.test_word():06o})"]
+    if checker is not None:
+        t = checker.title
+        lines += [f"settings: {t.pits} pits, {t.seeds} seeds, level {t.level or 'auto'}, {t.variants.describe()}",
+                  "players: " + ("the PDP-1 plays both sides (South black, North red on the paper)" if t.first == "both"
+                                 else "the PDP-1 (red) against a visitor (black)"),
+                  f"record: {format_record(checker.game.record) or '(no move)'}",
+                  f"moves cross-checked: {checker.moves_checked}, PDP-1 choices checked: {checker.choices_checked}"]
+    if outcome is not None and outcome.end is not None:
+        scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
+        lines.append(f"result: {scores}; {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}")
+    elif outcome is None:
+        lines.append("result: the show was stopped before the end")
+    lines.append(f"emulator restarts: {show.restarts}")
+    lines += ["", f"the PDP-1's choices (1960 seconds at {PDP1_RATE:,} instructions a second; depth and positions "
+                  "from the reference engine, which the PDP-1 matches exactly):",
+              "  move  player  choice  depth  positions  instructions  seconds"]
+    for t in thoughts:
+        lines.append(f"  {t.move:4}  {t.player:6}  {t.choice:6}  {t.depth:5}  {t.positions:9}  {t.instructions:12}  "
+                     f"{t.seconds:7.2f}")
+    total = sum(t.seconds for t in thoughts)
+    lines += [f"  thinking in all: {total:.1f} s", "", "typewriter transcript:", transcript]
+    return lines
+
+def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool, visitor: bool, folder: Path,
+             out: TextIO, source: TextIO | None = None, pacer: Pacer | None = None) -> int:
+    """The whole show; 0 when it ran to the end, 1 on a failure (mismatch, emulator lost).
+
+    ``pacer``: the show's clock (tests give one with a clock of their own).
+    """
+    tape_path = ensure_tape()
+    data = tape_path.read_bytes()
+    try:
+        tape = read_tape(data)
+    except TapeError as damage:
+        print(f"the tape {tape_path} is damaged: {damage}", file=out)
+        return 1
+    source = source or sys.stdin
+    style = Style.for_stream(out)
+    pacer = pacer or Pacer(paced=not fast)
+    presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source))
+    speed = ("full speed (--fast)" if fast else
+             f"1960 speed: {PDP1_RATE:,} PDP-1 instructions a second, the typewriter at 10 characters a second")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    began = pacer.clock()
+
+    def say(text: str = "") -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    say("KALAH ON THE PDP-1 -- a demonstration")
+    say("W. J. Champion's Kalah (1940) on a Digital Equipment Corporation PDP-1 (1960), emulated by SIMH;")
+    say("every move the PDP-1 types is checked against a reference engine.")
+    say(f"Pace: {speed}.")
+    say()
+    say("The operator sets the front panel:")
+    for line in panel_lines(panel):
+        say(line)
+    say()
+    name = tape_path.relative_to(ROOT) if tape_path.is_relative_to(ROOT) else tape_path
+    say(f"mounts the paper tape {tape_summary(tape, str(name))}:")
+    for line in tape_strip(data, max(0, tape.leader - 12), 66):
+        say(line)
+    say(f"  {loader_words_line(tape)}")
+    say(f"and presses READ IN. The reader reads {READER_FRAMES_PER_SECOND} frames a second; the loader sums each block "
+        "and halts on a bad checksum.")
+    display = ReadInDisplay(tape_records(tape), lambda text: (out.write(text), out.flush()))
+    show = Show(panel, presenter, DemoVisitor(presenter, source) if visitor else None, tape.start or 0o100,
+                display.reader_at)
+    outcome: GameOutcome | None = None
+    status = 0
+    try:
+        with show:
+            show.boot()
+            display.finish()
+            say()
+            say("The program runs. From here on the typewriter is the PDP-1's; beside each of its moves, in brackets,")
+            say("the time it thought in 1960 seconds; lines marked >> are the presenter's.")
+            outcome = show.play()
+            pacer.typewriter_idle()
+            say()
+            say(summary(outcome, presenter.thoughts, pacer.clock() - began, show.restarts))
+    except VisitorQuit:
+        say("\n[the visitor left]")
+    except KeyboardInterrupt:
+        say("\n[the show was stopped]")
+        status = 130
+    except CrossCheckMismatch as mismatch:
+        say(f"\n{mismatch}")
+        status = 1
+    except SimhError as failure:
+        say(f"\n[the emulator failed and could not be restored: {failure}]")
+        status = 1
+    finally:
+        transcript = (show.session.transcript if show.session is not None else "").replace("\r", "")
+        if transcript:
+            saved = write_outputs(folder, stamp, transcript,
+                                  record_lines(panel, speed, show, outcome, presenter.thoughts, transcript))
+            say(f"saved: {saved.transcript}  (the typewriter transcript)")
+            say(f"       {saved.picture}  (the paper, red and black ribbon: South black, North red;"
+                " against a visitor, the visitor black, the PDP-1 red)")
+            say(f"       {saved.record}  (the game record)")
+    return status
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def summary(outcome: GameOutcome, thoughts: list[Thought], wall: float, restarts: int) -> str:
+    lines = ["[the show is over]"]
+    if outcome.end is not None:
+        scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
+        lines.append(f"  result: {scores}: {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}")
+    lines.append(f"  {len(outcome.record)} moves, {outcome.moves_checked} cross-checked against the reference engine "
+                 f"({outcome.choices_checked} of them the PDP-1's choices)")
+    if thoughts:
+        longest = max(thoughts, key=lambda t: t.instructions)
+        lines.append(f"  the PDP-1 thought {format_seconds(sum(t.seconds for t in thoughts))} s of 1960 time in "
+                     f"{len(thoughts)} moves (longest {format_seconds(longest.seconds)} s, move {longest.move})")
+    minutes, seconds = divmod(int(round(wall)), 60)
+    lines.append(f"  the show took {minutes} min {seconds:02d} s" + (f"; emulator restarts: {restarts}" if restarts else ""))
+    return "\n".join(lines)

@@ -1,0 +1,198 @@
+"""The Kalah program on a simulated PDP-1: its tape, read-in with panel settings, and the diagnostic console.
+
+``KalahMachine`` is what tests, fuzz, play, demo and kiosk start: it makes
+sure the paper tape is assembled (with the project's own assembler, from
+``pdp1_src/``), starts SIMH, sets the sense switches and test word, reads the
+tape in as the hardware did, and waits for the program's first output so no
+typed key is lost to SIMH's input flush.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .front_panel import PanelSettings
+from ..reference.rules import Position
+from ..reference.search import SearchResult
+from ..reference.notation import NotationError, format_position, parse_position
+from .simh import FULL_SPEED, MachineConfig, Simh, SimhError, SimhTimeout
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE_DIR = ROOT / "pdp1_src"
+BUILD_DIR = ROOT / "build"
+# The program's files in assembly order (the Makefile's KALAH_SRC says the same).
+SOURCE_FILES = ("kalah.mac", "rules.mac", "search.mac", "diag.mac", "typewr.mac", "core.mac")
+TAPE = BUILD_DIR / "kalah.rim"
+
+
+def source_paths() -> list[Path]:
+    return [SOURCE_DIR / name for name in SOURCE_FILES]
+
+
+SYMBOLS = BUILD_DIR / "kalah.sym.json"
+
+
+def ensure_tape() -> Path:
+    """Assemble ``build/kalah.rim`` with tools.macro if it is missing or older than its sources.
+
+    The symbol table goes beside it (``kalah.sym.json``): the bridge finds the
+    program's variables and entry points there, to examine or deposit them.
+    """
+    sources = source_paths()
+    fresh = [TAPE, SYMBOLS]
+    if all(f.exists() for f in fresh) and all(
+        f.stat().st_mtime >= src.stat().st_mtime for f in fresh for src in sources
+    ):
+        return TAPE
+    from tools.macro import assemble
+
+    program = assemble([(str(p.relative_to(ROOT)), p.read_bytes()) for p in sources])
+    if not program.ok or program.tape is None:
+        raise SimhError(f"the Kalah source does not assemble:\n{program.messages}")
+    BUILD_DIR.mkdir(exist_ok=True)
+    TAPE.write_bytes(program.tape)
+    TAPE.with_suffix(".lst").write_text(program.listing, encoding="latin-1")
+    SYMBOLS.write_text(json.dumps(program.symbols, indent=0, sort_keys=True))
+    return TAPE
+
+
+def program_symbols() -> dict[str, int]:
+    """The Kalah program's symbol table (label -> address), as assembled for build/kalah.rim."""
+    ensure_tape()
+    return json.loads(SYMBOLS.read_text())
+
+
+class ProtocolError(SimhError):
+    """The PDP-1 answered something the diagnostic protocol does not allow."""
+
+
+class KalahMachine:
+    """A simulator with the Kalah tape read in and running."""
+
+    def __init__(
+        self,
+        panel: PanelSettings,
+        config: MachineConfig = FULL_SPEED,
+        *,
+        timeout: float = 10.0,
+        tape: Path | None = None,
+        breakpoints: tuple[int, ...] = (),
+    ) -> None:
+        self.panel = panel
+        self.config = config
+        self.sim = Simh(config, timeout=timeout)
+        try:
+            self.sim.set_switches(panel.switches())
+            self.sim.set_test_word(panel.test_word())
+            for address in breakpoints:  # before read-in: the program may reach them at once
+                self.sim.command(f"break {address:o}")
+            self.sim.read_in(tape or ensure_tape())
+        except BaseException:
+            self.sim.close()
+            raise
+
+    def __enter__(self) -> "KalahMachine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.sim.close()
+
+    def set_panel(self, panel: PanelSettings) -> None:
+        """Change switches and test word while the program runs: stop, deposit, continue."""
+        self.sim.stop()
+        self.sim.set_switches(panel.switches())
+        self.sim.set_test_word(panel.test_word())
+        self.sim.cont()
+        self.panel = panel
+
+
+_LINE = re.compile(r"([^\r\n]*)\r\n")
+
+
+@dataclass(frozen=True)
+class DiagnosticAnswer:
+    """One answer line of the diagnostic protocol."""
+
+    text: str
+
+    @property
+    def is_error(self) -> bool:
+        return self.text.startswith("error")
+
+    def position(self, pits: int) -> Position:
+        """The position of an ``= ...`` answer."""
+        if not self.text.startswith("= "):
+            raise ProtocolError(f"expected '= <position>', got {self.text!r}")
+        try:
+            pos = parse_position(self.text[2:])
+        except NotationError as exc:
+            raise ProtocolError(f"unreadable position {self.text!r}: {exc}") from exc
+        if pos.pits != pits:
+            raise ProtocolError(f"a position with {pos.pits} pits a side, expected {pits}: {self.text!r}")
+        return pos
+
+    def search(self) -> SearchResult:
+        """The result of a ``best ...`` answer."""
+        m = re.fullmatch(r"best (\d+) value (-?\d+) nodes (\d+)", self.text)
+        if not m:
+            raise ProtocolError(f"expected 'best <pit> value <v> nodes <k>', got {self.text!r}")
+        return SearchResult(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+
+
+class DiagnosticConsole:
+    """The diagnostic-mode protocol (sense switch 6) over the typewriter.
+
+    A command line is typed at once: the program's read loop takes a key in
+    a few dozen instructions, far inside SIMH's keyboard poll interval, so no
+    key of a line is lost (tests prove it with long lines).
+    """
+
+    def __init__(self, machine: KalahMachine) -> None:
+        if not machine.panel.diagnostic:
+            raise ValueError("the diagnostic console needs sense switch 6 (panel.diagnostic)")
+        self.machine = machine
+        self.sim = machine.sim
+        self.sync()
+
+    def sync(self, attempts: int = 20) -> None:
+        """Make sure the program is reading commands: an empty line is answered ``error``.
+
+        Right after read-in (or ``cont``) SIMH flushes pending input and the
+        program forgets keys typed before it reads a line, so the empty line
+        is retried until the answer comes.  The wait is long enough for the
+        typewriter to type the answer at the machine's speed, so a retried
+        line is never answered twice.
+        """
+        wait = 0.25 + 8 * self.machine.config.tto_time / 200_000
+        for _ in range(attempts):
+            self.sim.type("\r")
+            try:
+                self.sim.expect(re.compile(r"error\r\n"), timeout=wait)
+            except SimhTimeout:
+                continue
+            return
+        raise ProtocolError("the PDP-1 does not answer in diagnostic mode", self.sim.tail())
+
+    def ask(self, line: str, timeout: float | None = None) -> DiagnosticAnswer:
+        """Type one command line and return the program's one-line answer."""
+        self.sim.type(line + "\r")
+        self.sim.expect(re.compile(r"\r\n"), timeout)  # SIMH's echo of the carriage return
+        match = self.sim.expect(_LINE, timeout)
+        return DiagnosticAnswer(match.group(1))
+
+    def set_position(self, position: Position) -> None:
+        answer = self.ask("p " + format_position(position))
+        if answer.text != "ok":
+            raise ProtocolError(f"p {format_position(position)!r} answered {answer.text!r}", self.sim.tail())
+
+    def move(self, pit: int) -> DiagnosticAnswer:
+        return self.ask(f"m {pit}")
+
+    def best(self, depth: int, timeout: float | None = None) -> DiagnosticAnswer:
+        return self.ask(f"b {depth}", timeout)

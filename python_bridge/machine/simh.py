@@ -1,0 +1,613 @@
+"""Our SIMH wrapper: drives Debian's ``/usr/bin/pdp1`` on a pty the way an operator drives the console.
+
+A library for testing any PDP-1 program, not only Kalah::
+
+    from python_bridge.machine.simh import MachineConfig, Simh
+
+    with Simh(MachineConfig(memory_words=4096, multiply_divide=False)) as sim:
+        sim.read_in_source(SOURCE)          # MACRO source, assembled by tools.macro and read in
+        sim.expect("ready")                 # typewriter output (a regular expression)
+        sim.type("x")                       # keys on the console typewriter
+        sim.expect("x")
+        assert sim.wait_for_halt() == 0o100 # the address of the hlt that stopped it
+
+The public API: ``Simh(config)``; ``read_in`` / ``read_in_tape`` / ``read_in_source`` (hardware
+read-in, running) and ``load`` / ``load_source`` (SIMH's fast loader, stopped); ``go``, ``cont``,
+``stop``, ``step``; ``set_switches``, ``set_test_word``; ``type``, ``expect``, ``expect_output``,
+``read_some``; ``set_breakpoint``, ``clear_breakpoint``, ``wait_for_stop``, ``wait_for_halt``;
+``examine``, ``deposit``, ``instructions``, ``command``; ``close`` (also at exit, and the child
+dies with its parent).  Stops raise a ``MachineStopped`` subclass; ``pytest_plugin`` wraps it all
+in a ``pdp1`` fixture.
+
+Why a pty and pexpect: with pipes SIMH's stdio swallows stdin, messages come
+out of order, and at end of input its ``sim>`` loop prints prompts forever.
+Every wait here has a timeout, every way the simulated machine can stop
+becomes a specific exception carrying the transcript's tail, and ``close()``
+always reaps the process (the child is also told to die with its parent, so
+no ``pdp1`` outlives its owner even if the owner is killed).
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import re
+import signal
+import tempfile
+import time
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+import pexpect
+
+if TYPE_CHECKING:
+    from tools.macro import Program
+
+PDP1_BINARY = "/usr/bin/pdp1"
+PROMPT = "sim> "
+TAIL_CHARS = 2000  # transcript tail carried by exceptions
+TRANSCRIPT_LIMIT = 256 * 1024  # the transcript kept in memory (the kiosk runs for weeks)
+
+# Messages SIMH prints when the simulated machine stops, each with the PC.  SIMH starts each on a
+# new line of its own: that CR LF belongs to the message, not to the program's output.
+_STOP_RE = re.compile(
+    r"(?:\r?\n)?(HALT instruction|Undefined instruction|Infinite I/O wait state|Breakpoint|Simulation stopped)"
+    r"(?:, PC: ([0-7]+))?[^\r\n]*\r?\n"
+)
+
+_ANY = re.compile(r".+", re.DOTALL)  # whatever has arrived
+_STOP_WORDS = ("HALT instruction", "Undefined instruction", "Infinite I/O wait state", "Breakpoint",
+               "Simulation stopped")
+
+
+def _ready_length(unread: str) -> int:
+    """How much of ``unread`` is surely program output: all but a last line that may be a stop
+    message still arriving (SIMH starts those on a line of their own), or a lone CR."""
+    cut = unread.rfind("\n") + 1
+    last = unread[cut:]
+    if last and any(word.startswith(last) for word in _STOP_WORDS):
+        if cut and unread[cut - 1] == "\n":  # the message's own new line goes with it
+            cut -= 2 if cut > 1 and unread[cut - 2] == "\r" else 1
+        return cut
+    if unread.endswith("\r"):
+        return len(unread) - 1
+    return len(unread)
+
+
+# What SIMH prints when a ``step N`` has run its N instructions.
+_STEP_RE = re.compile(r"\r?\nStep expired(?:, PC: ([0-7]+))?[^\r\n]*\r?\n$")
+
+
+class SimhError(RuntimeError):
+    """Something went wrong with the simulator; ``tail`` holds the last of its transcript."""
+
+    def __init__(self, message: str, tail: str = "") -> None:
+        super().__init__(message)
+        self.tail = tail
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        if not self.tail:
+            return base
+        lines = self.tail.replace("\r", "").splitlines()[-8:]
+        return base + "\n  last transcript lines:\n" + "\n".join(f"  | {ln}" for ln in lines)
+
+
+class SimhNotFound(SimhError):
+    """``/usr/bin/pdp1`` is not installed (``make setup`` installs Debian's simh package)."""
+
+
+class SimhDied(SimhError):
+    """The pdp1 process exited or was killed."""
+
+
+class SimhTimeout(SimhError):
+    """The simulator did not produce what was expected in time: hung, or the program is stuck."""
+
+
+class MachineStopped(SimhError):
+    """The simulated PDP-1 stopped on its own; ``reason`` is SIMH's message, ``pc`` the PC it gave."""
+
+    def __init__(self, reason: str, pc: int | None, tail: str = "") -> None:
+        where = f" at PC {pc:06o}" if pc is not None else ""
+        super().__init__(f"the PDP-1 stopped: {reason}{where}", tail)
+        self.reason = reason
+        self.pc = pc
+
+
+class MachineHalted(MachineStopped):
+    """A ``hlt`` instruction ran.  SIMH's ``pc`` is the next address; ``address`` is the hlt's own."""
+
+    @property
+    def address(self) -> int | None:
+        return None if self.pc is None else (self.pc - 1) & 0o7777
+
+
+class UndefinedInstruction(MachineStopped):
+    """The PDP-1 fetched a word that is no instruction (a wild jump, a smashed program)."""
+
+
+class IoWaitStopped(MachineStopped):
+    """The PDP-1 waits for an I/O completion that can never come."""
+
+
+class BreakpointReached(MachineStopped):
+    """A breakpoint set with ``break`` was reached."""
+
+
+_STOP_CLASSES: dict[str, type[MachineStopped]] = {
+    "HALT instruction": MachineHalted,
+    "Undefined instruction": UndefinedInstruction,
+    "Infinite I/O wait state": IoWaitStopped,
+    "Breakpoint": BreakpointReached,
+    "Simulation stopped": MachineStopped,
+}
+
+
+@dataclass(frozen=True)
+class MachineConfig:
+    """How the simulated PDP-1 is set up before a tape is read in.
+
+    ``throttle``: None for full speed, or SIMH's setting such as ``"2M"``
+    (instructions a second).  It is no way to 1960 speed: SIMH 3.8.1
+    calibrates it at full speed for the first few million instructions
+    after every ``run``/``cont`` and lets the typewriter's waits pass in no
+    host time, so 1960 pacing is done by stepping (see demo_pacing).  ``tto_time``: typewriter
+    output time per character in instructions (20000 at 200K gives the real
+    10 characters a second).  ``tti_time``: the keyboard poll interval in
+    instructions; one key can arrive per poll.
+    """
+
+    memory_words: int = 4096
+    multiply_divide: bool = False
+    throttle: str | None = None
+    tto_time: int = 10
+    tti_time: int = 100  # the program takes a key in about 20 instructions: a 5x margin
+
+    def commands(self) -> list[str]:
+        cmds = [
+            "set cpu 4k" if self.memory_words == 4096 else f"set cpu {self.memory_words // 1024}k",
+            "set cpu mdv" if self.multiply_divide else "set cpu nomdv",
+            f"deposit tto time {self.tto_time}",
+            f"deposit tti time {self.tti_time}",
+        ]
+        cmds.append(f"set throttle {self.throttle}" if self.throttle else "set nothrottle")
+        return cmds
+
+
+FULL_SPEED = MachineConfig()
+# For a machine paced by stepping (the kiosk and the demonstration at 1960 speed): a throttle of
+# 2 million instructions a second, ten times 1960 speed, makes the PDP-1's keyboard loop cost a few
+# percent of a host core instead of all of one (measured: 4% against 80% idle), while ``step``
+# still runs exact instruction counts.  Weeks of an idle kiosk cost nothing.
+QUIET_SPEED = MachineConfig(throttle="2M")
+
+_live: "weakref.WeakSet[Simh]" = weakref.WeakSet()
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: ask Linux to SIGKILL pdp1 when its parent dies."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+@atexit.register
+def _close_all() -> None:
+    for sim in list(_live):
+        sim.close()
+
+
+class Simh:
+    """One running ``pdp1`` process.  Use as a context manager, or call ``close()``."""
+
+    def __init__(
+        self,
+        config: MachineConfig = FULL_SPEED,
+        *,
+        timeout: float = 10.0,
+        binary: str = PDP1_BINARY,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> None:
+        if not Path(binary).exists():
+            raise SimhNotFound(f"{binary} is missing: run `make setup` (it installs Debian's simh package)")
+        self.config = config
+        self.timeout = timeout
+        self.transcript = ""
+        self._unread = ""  # read from the simulator, not yet taken by any reader
+        self.running = False
+        self._tape_dir: tempfile.TemporaryDirectory[str] | None = None  # tapes given as bytes or source
+        self._tapes = 0
+        self.child = pexpect.spawn(
+            binary,
+            ["-q"],
+            encoding="latin-1",
+            timeout=timeout,
+            cwd=str(cwd) if cwd else None,
+            preexec_fn=_die_with_parent,
+            dimensions=(50, 200),
+        )
+        self.child.delaybeforesend = None  # 50 ms a keystroke otherwise
+        _live.add(self)
+        try:
+            self._expect_prompt(timeout)
+            for cmd in config.commands():
+                answer = self.command(cmd)
+                if answer:  # these commands answer nothing unless SIMH refuses them
+                    raise SimhError(f"SIMH refused {cmd!r}: {answer}", self.tail())
+        except BaseException:
+            self.close()
+            raise
+
+    # -- life cycle -------------------------------------------------------------------
+    def __enter__(self) -> "Simh":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int:
+        return self.child.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.child.isalive()
+
+    def close(self) -> None:
+        """Stop the simulator and reap the process, whatever state it is in."""
+        child = self.child
+        if child.isalive():
+            try:
+                if self.running:
+                    child.sendcontrol("e")
+                    child.expect(PROMPT, timeout=1)
+                child.send("quit\r")
+                child.expect(pexpect.EOF, timeout=1)
+            except (pexpect.ExceptionPexpect, OSError):
+                pass
+        try:
+            child.close(force=True)
+        except (pexpect.ExceptionPexpect, OSError):
+            pass
+        self.running = False
+        if self._tape_dir is not None:
+            self._tape_dir.cleanup()
+            self._tape_dir = None
+        _live.discard(self)
+
+    def kill(self) -> None:
+        """SIGKILL the process (used by tests of recovery)."""
+        if self.child.isalive():
+            os.kill(self.child.pid, signal.SIGKILL)
+
+    # -- reading ---------------------------------------------------------------------------
+    # Everything the simulator prints is read into ``_unread`` (and the transcript); every
+    # reader -- expect, read_some, commands -- takes from there, so no output is ever seen
+    # twice or lost, and output typed before a stop message stays readable after the stop.
+
+    def _record(self, text: str) -> None:
+        self.transcript += text
+        if len(self.transcript) > TRANSCRIPT_LIMIT:
+            self.transcript = self.transcript[-TRANSCRIPT_LIMIT // 2:]
+
+    def tail(self, chars: int = TAIL_CHARS) -> str:
+        return self.transcript[-chars:]
+
+    def _read_more(self, timeout: float) -> bool:
+        """Read what the simulator prints next into _unread; False if nothing came in ``timeout``."""
+        idx = self.child.expect([_ANY, pexpect.EOF, pexpect.TIMEOUT], timeout=max(0.0, timeout))
+        if idx == 0:
+            text = self.child.after
+            self._record(text)
+            self._unread += text
+            return True
+        if idx == 1:
+            self.running = False
+            raise SimhDied("the pdp1 process exited", self.tail())
+        return False
+
+    def _until(self, find, timeout: float, what: str):
+        """Read until ``find(_unread)`` gives a result; raise SimhTimeout after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = find(self._unread)
+            if found is not None:
+                return found
+            if not self._read_more(deadline - time.monotonic()):
+                raise SimhTimeout(f"no {what} in time", self.tail())
+
+    def _expect_prompt(self, timeout: float) -> str:
+        """Read up to SIMH's ``sim>`` prompt; return what came before it."""
+        index = self._until(lambda u: u.find(PROMPT) if PROMPT in u else None, timeout, "sim> prompt")
+        before, self._unread = self._unread[:index], self._unread[index + len(PROMPT):]
+        return before
+
+    def _take_stop(self, stop: re.Match[str]) -> MachineStopped:
+        """Remove a stop message (and the prompt after it) from _unread; the exception to raise."""
+        self.running = False
+        head, rest = self._unread[:stop.start()], self._unread[stop.end():]
+        self._unread = rest
+        try:
+            self._expect_prompt(2)
+        except SimhError:
+            pass
+        self._unread = head + self._unread  # what the program typed before the stop is still its output
+        pc = int(stop.group(2), 8) if stop.group(2) else None
+        return _STOP_CLASSES[stop.group(1)](stop.group(1), pc, self.tail())
+
+    def expect(self, pattern: str | re.Pattern[str], timeout: float | None = None) -> re.Match[str]:
+        """Wait while the machine runs until its output matches ``pattern``; consume through the match.
+
+        Raises MachineStopped (a subclass for each stop reason) if the PDP-1
+        stops first, SimhDied if the process ends, SimhTimeout if nothing comes.
+        """
+        if not self.running and not self._unread:
+            raise SimhError("the machine is not running", self.tail())
+        compiled = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern)
+
+        def find(unread: str):
+            match, stop = compiled.search(unread), _STOP_RE.search(unread)
+            if stop and (match is None or stop.start() < match.end()):
+                return stop
+            return match
+
+        found = self._until(find, self.timeout if timeout is None else timeout, repr(compiled.pattern) + " from the PDP-1")
+        if found.re is _STOP_RE:
+            raise self._take_stop(found)
+        self._unread = self._unread[found.end():]
+        return found
+
+    def expect_output(self, pattern: str | re.Pattern[str], timeout: float | None = None) -> tuple[str, re.Match[str]]:
+        """Like ``expect``, also returning the output that came before the match."""
+        match = self.expect(pattern, timeout)
+        return match.string[:match.start()], match
+
+    def read_some(self, timeout: float) -> str:
+        """Return the output that arrives next (waiting up to ``timeout`` for the first of it).
+
+        For live display: output before a stop message is returned first;
+        the next call raises MachineStopped for the stop.  SimhDied at end of
+        file, SimhTimeout if nothing at all comes.  A line that may be the
+        start of a stop message is held back until it is complete.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            stop = _STOP_RE.search(self._unread)
+            if stop:
+                if stop.start() > 0:
+                    text, self._unread = self._unread[:stop.start()], self._unread[stop.start():]
+                    return text
+                raise self._take_stop(stop)
+            ready = _ready_length(self._unread)
+            if ready:
+                text, self._unread = self._unread[:ready], self._unread[ready:]
+                return text
+            if not self.running and not self._unread:
+                raise SimhError("the machine is not running", self.tail())
+            if not self._read_more(deadline - time.monotonic()):
+                raise SimhTimeout(f"no output from the PDP-1 for {timeout:.0f} s", self.tail())
+
+    def discard_output(self) -> None:
+        """Forget output not yet read: what came before is of no interest."""
+        self._unread = ""
+
+    def unread(self, text: str) -> None:
+        """Give output back: the next ``read_some`` or ``expect`` sees ``text`` first (e.g. a step's output)."""
+        self._unread = text + self._unread
+
+    # -- the console --------------------------------------------------------------------
+    def command(self, cmd: str, timeout: float | None = None) -> str:
+        """Run a SIMH command at the ``sim>`` prompt and return what it printed."""
+        if self.running:
+            raise SimhError(f"cannot run {cmd!r} while the machine runs: stop it first", self.tail())
+        pending, self._unread = self._unread, ""  # program output not yet read stays unread
+        try:
+            self.child.send(cmd + "\r")
+            out = self._expect_prompt(self.timeout if timeout is None else timeout)
+        finally:
+            self._unread = pending + self._unread
+        out = out.replace("\r", "")
+        first, _, rest = out.partition("\n")
+        if first.strip() != cmd.strip():
+            rest = out
+        return rest.strip("\n")
+
+    def deposit(self, target: str | int, value: int) -> None:
+        where = f"{target:o}" if isinstance(target, int) else target
+        out = self.command(f"deposit {where} {value:o}")
+        if out:
+            raise SimhError(f"deposit {where}: {out}", self.tail())
+
+    def examine(self, target: str | int) -> int:
+        """Read a register (``ac``, ``pc``, ``pf``...) or a memory word (an int address)."""
+        where = f"{target:o}" if isinstance(target, int) else target
+        out = self.command(f"examine {where}")
+        match = re.search(r":\s*([0-7]+)\s*$", out)
+        if not match:
+            raise SimhError(f"examine {where}: {out!r}", self.tail())
+        return int(match.group(1), 8)
+
+    def instructions(self) -> int:
+        """SIMH's count of time units since the run started: one per instruction."""
+        out = self.command("show time")
+        match = re.search(r"Time:\s*(\d+)", out)
+        if not match:
+            raise SimhError(f"show time: {out!r}", self.tail())
+        return int(match.group(1))
+
+    def set_switches(self, switches: int) -> None:
+        """The six sense switches: switch 1 is 040 ... switch 6 is 001."""
+        self.deposit("ss", switches & 0o77)
+
+    def set_test_word(self, word: int) -> None:
+        self.deposit("tw", word & 0o777777)
+
+    # -- running -------------------------------------------------------------------------
+    def read_in(self, tape: str | os.PathLike[str]) -> None:
+        """Hardware read-in: mount the tape on the reader and press READ IN (``boot ptr``).
+
+        The tape's own loader runs and starts the program: the machine is
+        running when this returns.
+        """
+        self.command(f"attach ptr {Path(tape).resolve()}")
+        self._start("boot ptr")
+
+    def load(self, tape: str | os.PathLike[str]) -> None:
+        """SIMH's fast loader (``load -b``): the program is in core, not running."""
+        out = self.command(f"load -b {Path(tape).resolve()}")
+        if out:
+            raise SimhError(f"load: {out}", self.tail())
+
+    def read_in_tape(self, tape: bytes) -> None:
+        """Hardware read-in of a tape given as bytes (kept in a file of its own until ``close``)."""
+        self.read_in(self._tape_file(tape))
+
+    def read_in_source(self, source: str | list[tuple[str, str]], *, name: str = "program.mac") -> "Program":
+        """Assemble MACRO source with ``tools.macro`` (as macro1 would), punch it and read it in.
+
+        ``source`` is one text or ``(filename, text)`` pairs assembled as one program.  Raises
+        ``AssemblyFailed`` with macro1's messages when it does not assemble.  Returns the program
+        (its ``symbols`` give the addresses to break at or examine).
+        """
+        program = _assemble(source, name)
+        self.read_in_tape(program.tape)
+        return program
+
+    def load_source(self, source: str | list[tuple[str, str]], *, name: str = "program.mac") -> "Program":
+        """Assemble MACRO source and put it in core with SIMH's fast loader; the machine stays stopped."""
+        program = _assemble(source, name)
+        self.load(self._tape_file(program.tape))
+        return program
+
+    def _tape_file(self, tape: bytes) -> Path:
+        if self._tape_dir is None:
+            self._tape_dir = tempfile.TemporaryDirectory(prefix="simh-tape-")
+        self._tapes += 1
+        path = Path(self._tape_dir.name) / f"tape{self._tapes}.rim"
+        path.write_bytes(tape)
+        return path
+
+    def set_breakpoint(self, address: int) -> None:
+        """Stop (raising ``BreakpointReached``) when the PDP-1 is about to execute ``address``."""
+        out = self.command(f"break {address:o}")
+        if out:
+            raise SimhError(f"break {address:o}: {out}", self.tail())
+
+    def clear_breakpoint(self, address: int | None = None) -> None:
+        """Remove the breakpoint at ``address``, or every breakpoint."""
+        self.command("nobreak all" if address is None else f"nobreak {address:o}")
+
+    def wait_for_stop(self, timeout: float | None = None) -> MachineStopped:
+        """Let the running machine run until it stops by itself (a halt, a breakpoint...); the stop.
+
+        Typewriter output before the stop stays readable (``read_some``, ``expect``).  Raises
+        ``SimhTimeout`` if it is still running after ``timeout`` seconds (then it is still running).
+        """
+        try:
+            self.expect(re.compile(r"(?!x)x"), timeout)  # never matches: wait for the stop
+        except MachineStopped as stop:
+            return stop
+        raise SimhError("the machine did not stop", self.tail())  # pragma: no cover - expect always raises
+
+    def wait_for_halt(self, timeout: float | None = None) -> int:
+        """Run until a ``hlt``; the address of that hlt.  Any other stop raises as itself."""
+        stop = self.wait_for_stop(timeout)
+        if not isinstance(stop, MachineHalted) or stop.address is None:
+            raise stop
+        return stop.address
+
+    def go(self, address: int) -> None:
+        """Start the program at ``address`` (``run``)."""
+        self._start(f"run {address:o}")
+
+    def cont(self) -> None:
+        """Continue after a stop."""
+        self._start("cont")
+
+    def _start(self, cmd: str) -> None:
+        if self.running:
+            raise SimhError("the machine is already running", self.tail())
+        pending, self._unread = self._unread, ""  # program output not yet read stays unread
+        self.child.send(cmd + "\r")
+        echo = cmd + "\r\n"
+        index = self._until(lambda u: u.find(echo) if echo in u else None, self.timeout, f"echo of {cmd!r}")
+        self._unread = pending + self._unread[index + len(echo):]
+        self.running = True
+
+    def stop(self) -> int | None:
+        """Stop the running machine (^E) and return the PC it stopped at."""
+        if not self.running:
+            return None
+        self.child.sendcontrol("e")
+        stop = self.wait_for_stop(self.timeout)
+        if type(stop) is not MachineStopped:  # it stopped by itself before the ^E
+            raise stop
+        return stop.pc
+
+    def step(self, instructions: int, timeout: float | None = None) -> tuple[str, int | None]:
+        """Run exactly ``instructions`` instructions of the stopped machine (SIMH's ``step``), then stop.
+
+        Why: SIMH 3.8.1's throttle recalibrates at full speed (about 3.4
+        million instructions) after every ``cont``, so a throttled machine
+        cannot be stopped to be looked at without running away.  Stepping a
+        full-speed machine in measured slices paces it exactly instead (the
+        kiosk shows the PDP-1 thinking in 1960 time this way), and its
+        registers can be examined between slices.  Returns the typewriter
+        output not yet read, the slice's included (also kept in the
+        transcript), and the PC; any other stop (a halt...) raises as
+        ``expect`` does.
+        """
+        if self.running:
+            raise SimhError("step needs a stopped machine: stop it first", self.tail())
+        if instructions < 1:
+            raise ValueError(f"step needs a positive number of instructions, not {instructions}")
+        cmd = f"step {instructions}"
+        pending, self._unread = self._unread, ""
+        try:
+            self.child.send(cmd + "\r")
+            raw = self._expect_prompt(self.timeout if timeout is None else timeout)
+        finally:
+            self._unread = pending + self._unread
+        echo = raw.find(cmd + "\r\n")  # the echo of the command line (after the prompt's space)
+        if echo >= 0 and not raw[:echo].strip():
+            raw = raw[echo + len(cmd) + 2:]
+        done = _STEP_RE.search(raw)
+        if done:
+            earlier, self._unread = self._unread, ""  # output not yet read comes first
+            return earlier + raw[:done.start()], int(done.group(1), 8) if done.group(1) else None
+        stop = _STOP_RE.search(raw)
+        if stop:
+            self._unread += raw[:stop.start()]
+            raise _STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
+                                               self.tail())
+        raise SimhError(f"{cmd}: unexpected answer {raw!r}", self.tail())
+
+    def type(self, keys: str) -> None:
+        """Type on the console typewriter.  A carriage return is ``\\r`` (LF has no FIO-DEC code)."""
+        if not self.running:
+            raise SimhError("typing while the machine is stopped would be lost", self.tail())
+        self.child.send(keys)
+
+
+class AssemblyFailed(SimhError):
+    """MACRO source given to ``read_in_source``/``load_source`` did not assemble; the message is macro1's."""
+
+
+def _assemble(source: str | list[tuple[str, str]], name: str) -> "Program":
+    from tools.macro import assemble  # the assembler is needed only by machines started from source
+
+    program = assemble(source, name=name)
+    if not program.ok or program.tape is None:
+        raise AssemblyFailed(f"{name} does not assemble:\n{(program.fatal or program.messages).strip()}")
+    return program
+
+
+def live_simulators() -> Iterator[Simh]:
+    """The simulators this process has open (tests check none is left behind)."""
+    return iter(list(_live))

@@ -1,0 +1,10 @@
+"""The golden model of Kalah, with no emulator in it: what every PDP-1 answer is checked against.
+
+``rules`` (positions, sowing, captures, the end and the variants), ``notation`` (positions and
+game records as text), ``search`` (the search contract the PDP-1 mirrors exactly: values, best
+pits and node counts), ``fast_rules`` and ``solver`` (exact game values), ``published`` (values
+from the literature), ``game`` (a game in progress, with the pie rule's seats), ``benchmark`` and
+``solve_table`` (``python -m`` entry points that measure and tabulate the reference itself).
+
+May import: the standard library only.  Everything else in ``python_bridge`` may import it.
+"""

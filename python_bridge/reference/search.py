@@ -1,0 +1,178 @@
+"""The reference search: the exact specification the PDP-1 program's opponent mirrors.
+
+The PDP-1 must return the same value, the same pit and the same node count as
+``best_move`` for every position, depth and variant set, so every detail here is
+part of the contract:
+
+* **Negamax with alpha-beta, fail-hard**, depth in plies; every move is one ply,
+  an extra-turn move too.  The root searches the full window (-INFINITY, +INFINITY)
+  so the root value is exact.
+* **Evaluation** at depth 0, and of a finished game: the store of the side whose
+  view the node takes minus the other store.  A node reached by a move that
+  keeps the turn (extra turn) or ends the game takes the mover's view, and its
+  value is not negated; a node where the turn passed takes the opponent's view,
+  searched with the negated, swapped window and its value negated.
+* **Nodes**: every position the search visits counts once -- the root, every
+  interior node and every leaf (depth 0 or game over).
+* **Move order**: two passes over the mover's pits, each from the pit next to the
+  store (pit m) down to pit 1.  The first pass takes the pits whose seeds end
+  exactly in the store (count = m - pit + 1: an extra turn); the second pass
+  takes every other non-empty pit.  Playing the nearest extra-turn pit first
+  keeps the farther ones intact, and extra turns are usually the best moves,
+  which makes the cut-offs come early.
+* **Tie-break**: a later move replaces the best one only when strictly better,
+  so the chosen pit is the first in move order that reaches the root value.
+* **Pie rule** (see ``pie_swap``): North, offered the swap, runs this same
+  search on the position and swaps exactly when its value is negative.  The
+  search itself never considers the swap.
+* **The default level** (see ``level_move``): iterative deepening under a
+  budget of NODE_BUDGET positions.  Depths 1, 2, 3 ... are searched in turn,
+  counting the positions of every search; the search that would take the
+  count past the budget is abandoned (the PDP-1 stops it at that position)
+  and the deepest finished search decides.  Depth 20 is the last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import ENDED, Position, Variants, other, pit_index, play, STANDARD
+
+INFINITY = 100  # larger than any margin (at most 72)
+NODE_BUDGET = 8000  # positions the default level may visit for one move (the PDP-1's nbudg)
+MIN_DEPTH, MAX_DEPTH = 1, 20  # the PDP-1 keeps a 24-word frame for each ply
+
+
+class SearchError(ValueError):
+    """A search the contract does not define (finished game, depth out of range)."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    pit: int
+    value: int
+    nodes: int
+
+    def line(self) -> str:
+        """The answer line shared by ``ref best`` and the PDP-1's ``b`` command."""
+        return f"best {self.pit} value {self.value} nodes {self.nodes}"
+
+
+def move_order(position: Position) -> list[int]:
+    """The pits of the side to move in search order: extra-turn pits first, each pass from pit m down."""
+    m = position.pits
+    first = pit_index(m, position.to_move, 1)
+    counts = position.board[first:first + m]
+    extra = [k for k in range(m, 0, -1) if counts[k - 1] == m - k + 1]
+    rest = [k for k in range(m, 0, -1) if counts[k - 1] and counts[k - 1] != m - k + 1]
+    return extra + rest
+
+
+class _Searcher:
+    """One search: holds the variants and the node counter while recursing."""
+
+    def __init__(self, variants: Variants) -> None:
+        self.variants = variants
+        self.nodes = 0
+
+    def negamax(self, position: Position, view: str, depth: int, alpha: int, beta: int) -> int:
+        """Value of ``position`` from ``view``'s side, fail-hard within (alpha, beta)."""
+        self.nodes += 1
+        if depth == 0 or position.to_move == ENDED:
+            return position.margin(view)
+        for pit in move_order(position):
+            child = play(position, pit, self.variants).position
+            if child.to_move == view or child.to_move == ENDED:
+                value = self.negamax(child, view, depth - 1, alpha, beta)
+            else:
+                value = -self.negamax(child, other(view), depth - 1, -beta, -alpha)
+            if value >= beta:
+                return beta
+            if value > alpha:
+                alpha = value
+        return alpha
+
+    def root(self, position: Position, depth: int) -> SearchResult:
+        """Search the root with the full window, remembering the first best pit."""
+        self.nodes = 1
+        view = position.to_move
+        alpha, best = -INFINITY, 0
+        for pit in move_order(position):
+            child = play(position, pit, self.variants).position
+            if child.to_move == view or child.to_move == ENDED:
+                value = self.negamax(child, view, depth - 1, alpha, INFINITY)
+            else:
+                value = -self.negamax(child, other(view), depth - 1, -INFINITY, -alpha)
+            if value > alpha:
+                alpha, best = value, pit
+        return SearchResult(best, alpha, self.nodes)
+
+
+def best_move(position: Position, depth: int, variants: Variants = STANDARD) -> SearchResult:
+    """Search ``position`` ``depth`` plies deep; return the chosen pit, its value and the nodes visited."""
+    if position.to_move == ENDED:
+        raise SearchError("the game is over")
+    if not MIN_DEPTH <= depth <= MAX_DEPTH:
+        raise SearchError(f"depth must be {MIN_DEPTH} to {MAX_DEPTH}, not {depth}")
+    return _Searcher(variants).root(position, depth)
+
+
+def pie_swap(position: Position, depth: int, variants: Variants = STANDARD) -> tuple[bool, SearchResult]:
+    """North's pie-rule decision: swap exactly when the search values the position below zero.
+
+    After a swap the board is unchanged and North (now the opener) moves, so the
+    swapper's prospects are minus the value North sees in the position; swapping
+    pays exactly when that value is negative.  On a tie North keeps its side.
+    Returns the decision and the search it was based on (whose pit North plays
+    when it keeps its side).
+    """
+    result = best_move(position, depth, variants)
+    return result.value < 0, result
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    """The default level's choice: the deepest finished search, and what it cost."""
+
+    result: SearchResult  # the deepest finished search (its own nodes)
+    depth: int  # that search's depth
+    nodes: int  # positions visited by every search, the abandoned one included
+
+    @property
+    def pit(self) -> int:
+        return self.result.pit
+
+    @property
+    def value(self) -> int:
+        return self.result.value
+
+
+def level_move(position: Position, variants: Variants = STANDARD, budget: int = NODE_BUDGET) -> LevelResult:
+    """The default level: deepen one ply at a time until the next search would pass ``budget`` positions.
+
+    The PDP-1 counts every position of every search and abandons the
+    search during which the count passes the budget; a search is kept only
+    if it finished within it.  That is the same as running each search to
+    the end and keeping it when the running total stays within the budget.
+    """
+    if position.to_move == ENDED:
+        raise SearchError("the game is over")
+    total = 0
+    kept: tuple[SearchResult, int] | None = None
+    for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
+        result = best_move(position, depth, variants)
+        if total + result.nodes > budget:
+            total = budget + 1  # the PDP-1 stops at the position that passes the budget
+            break
+        total += result.nodes
+        kept = (result, depth)
+    if kept is None:
+        raise SearchError(f"a budget of {budget} positions does not finish even depth 1")
+    return LevelResult(kept[0], kept[1], total)
+
+
+def level_pie_swap(position: Position, variants: Variants = STANDARD,
+                   budget: int = NODE_BUDGET) -> tuple[bool, LevelResult]:
+    """The pie-rule decision at the default level: swap when the kept search's value is negative."""
+    level = level_move(position, variants, budget)
+    return level.value < 0, level

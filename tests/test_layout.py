@@ -1,0 +1,130 @@
+"""The layout of ``python_bridge``: packages by concern, each importing only the packages below it.
+
+Read from the source with ``ast`` (every import, at module level or inside a function), so an
+import circle or a forbidden dependency fails here before it confuses a reader.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "python_bridge"
+
+# what each package may import, besides itself, the standard library and third-party packages
+ALLOWED: dict[str, set[str]] = {
+    "reference": set(),
+    "machine": {"reference", "tools"},
+    "checking": {"machine", "reference", "tools"},
+    "play": {"checking", "machine", "reference", "tools"},
+    "demo": {"checking", "machine", "reference", "tools"},
+    "kiosk": {"checking", "machine", "reference", "tools"},
+    "commands": {"reference", "machine", "checking", "play", "demo", "kiosk", "tools"},
+    "": {"commands"},  # python_bridge/__main__.py and __init__.py
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module (dotted, absolute) that ``path`` imports, ours and others'."""
+    me = module_name(path)
+    package = me.split(".") if path.name == "__init__.py" else me.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.add(target)
+            for alias in node.names:  # ``from . import demo`` imports a module
+                candidate = f"{target}.{alias.name}"
+                if (PACKAGE.parent / candidate.replace(".", "/")).with_suffix(".py").exists():
+                    found.add(candidate)
+    return found
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+GRAPH = {name: {t for t in imports_of(p) if t in MODULES and t != name} for name, p in MODULES.items()}
+
+
+def package_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else ""
+
+
+def test_every_module_is_in_a_package_of_the_layout() -> None:
+    loose = [m for m in MODULES if package_of(m) == "" and m not in ("python_bridge", "python_bridge.__main__")]
+    assert not loose, f"modules outside the packages: {loose}"
+    assert {package_of(m) for m in MODULES} == set(ALLOWED)
+
+
+def test_every_package_says_what_lives_there_and_what_it_may_import() -> None:
+    for package in ALLOWED:
+        if not package:
+            continue
+        doc = ast.get_docstring(ast.parse((PACKAGE / package / "__init__.py").read_text())) or ""
+        assert "May import" in doc, f"{package}/__init__.py does not say what it may import"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_respect_the_layout(module: str) -> None:
+    mine = package_of(module)
+    for target in imports_of(MODULES[module]):
+        top = target.split(".")[0]
+        if top == "tools":
+            assert "tools" in ALLOWED[mine], f"{module} imports {target}"
+        elif top == "python_bridge":
+            theirs = package_of(target) if target in MODULES else target.split(".")[1]
+            assert theirs == mine or theirs in ALLOWED[mine], f"{module} ({mine}) imports {target} ({theirs})"
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle in ``graph`` as a list of nodes, or None (depth-first search, three colours)."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_no_import_circle_between_modules() -> None:
+    assert find_cycle(GRAPH) is None, f"import circle: {' -> '.join(find_cycle(GRAPH) or [])}"
+
+
+def test_no_import_circle_between_packages() -> None:
+    packages: dict[str, set[str]] = {}
+    for module, targets in GRAPH.items():
+        packages.setdefault(package_of(module), set()).update(
+            package_of(t) for t in targets if package_of(t) != package_of(module))
+    assert find_cycle(packages) is None
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
