@@ -6,6 +6,8 @@ import pytest
 
 from python_bridge.machine.simh import live_simulators
 
+pytest_plugins = ["python_bridge.machine.pytest_plugin"]  # the pdp1 fixture (tests/machine/)
+
 
 @pytest.fixture(scope="session")
 def kalah_tape():

@@ -1,7 +1,10 @@
 """A pytest plugin for testing any PDP-1 program on Debian's SIMH: the ``pdp1`` fixture.
 
-Installed with this project (entry point ``pytest11``), or named in a ``conftest.py`` with
-``pytest_plugins = ["python_bridge.machine.pytest_plugin"]``.  A test is as short as::
+Named in a ``conftest.py`` with ``pytest_plugins = ["python_bridge.machine.pytest_plugin"]`` (or
+``pytest -p python_bridge.machine.pytest_plugin``).  Not an entry-point plugin on purpose: pytest
+would then rewrite the asserts of every module of the installed project, and ``runpy`` cannot run
+a module through that hook (``python -m tools.macro`` run in-process by the tests).  A test is as
+short as::
 
     def test_echo(pdp1):
         pdp1.read_in_source(ECHO)      # assemble with tools.macro, punch, read in: running
