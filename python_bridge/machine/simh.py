@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 PDP1_BINARY = "/usr/bin/pdp1"
 PROMPT = "sim> "
+STOP_RETRY = 0.5  # seconds to wait for a ^E to stop the machine before sending another
 TAIL_CHARS = 2000  # transcript tail carried by exceptions
 TRANSCRIPT_LIMIT = 256 * 1024  # the transcript kept in memory (the kiosk runs for weeks)
 
@@ -544,8 +545,21 @@ class Simh:
         """Stop the running machine (^E) and return the PC it stopped at."""
         if not self.running:
             return None
-        self.child.sendcontrol("e")
-        stop = self.wait_for_stop(self.timeout)
+        # SIMH flushes the terminal's input when it starts running (TCSAFLUSH), so a ^E sent just
+        # after a run or cont can be thrown away: send it again until the machine stops.
+        deadline = time.monotonic() + self.timeout
+        sent = 0
+        while True:
+            self.child.sendcontrol("e")
+            sent += 1
+            try:
+                stop = self.wait_for_stop(min(STOP_RETRY, max(0.0, deadline - time.monotonic())))
+                break
+            except SimhTimeout:
+                if time.monotonic() >= deadline:
+                    raise
+        if sent > 1:  # a ^E that came late may sit on the sim> line: an empty command clears it
+            self.command("")
         if type(stop) is not MachineStopped:  # it stopped by itself before the ^E
             raise stop
         return stop.pc
