@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from tools.cli_args import OneLineParser
 from tools.disasm import disassemble
 from tools.papertape import Block, Tape, parse_tape
 
@@ -114,8 +115,8 @@ def _cmd_image(tape: Tape, name: str, args: argparse.Namespace) -> int:
 COMMANDS = {"dump": _cmd_dump, "check": _cmd_check, "image": _cmd_image}
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
         prog="python -m tools.tape",
         description="Read PDP-1 paper tapes as punched by macro1 (RIM or block-loader format).")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -132,11 +133,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
         data = args.tape.read_bytes()
-    except OSError as error:
-        print(f"tape: cannot read {args.tape}: {error.strerror or error}", file=sys.stderr)
+    except (OSError, ValueError) as error:  # ValueError: a name with a NUL byte
+        print(f"tape: cannot read {args.tape}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
         return EXIT_USAGE
     try:
         return COMMANDS[args.command](parse_tape(data), str(args.tape), args)
