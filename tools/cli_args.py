@@ -27,6 +27,13 @@ def shown(text: str, limit: int = 24) -> str:
     return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
+def short_line(message: str, word_limit: int = 40) -> str:
+    """``message`` on one line with no word longer than ``word_limit`` (argparse quotes whatever was typed)."""
+    words = [word if len(word) <= word_limit else f"{word[:word_limit]}...({len(word):,} characters)"
+             for word in message.split()]
+    return " ".join(words)
+
+
 def _grouped(number: int | float) -> str:
     return f"{number:,}" if isinstance(number, int) else f"{number:g}"
 
@@ -71,6 +78,8 @@ class BoundedInt:
 
 class BoundedFloat(BoundedInt):
     """``type=`` for a decimal number ``lo..hi`` (seconds and the like); no nan, no inf."""
+
+    floating = True
 
     def __init__(self, lo: float, hi: float, unit: str = "") -> None:
         super().__init__(lo, hi, unit)  # type: ignore[arg-type]
@@ -120,11 +129,10 @@ class OneLineParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        message = " ".join(message.split())         # argparse's own messages may wrap
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {short_line(message)} (see --help)\n")
 
 
 def one_line_error(prog: str, message: str) -> int:
     """Print ``prog: error: message`` on stderr; the usage exit status, for ``return``."""
-    print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
+    print(f"{prog}: error: {short_line(message)}", file=sys.stderr)
     return EXIT_USAGE

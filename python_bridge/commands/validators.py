@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_int, shown
+from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_int, short_line, shown
 
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH
@@ -145,7 +145,7 @@ def variants_from(args: argparse.Namespace) -> Variants:
 
 def fail(message: str) -> int:
     """Print ``message`` as a one-line error on stderr and return the usage exit status."""
-    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"error: {short_line(str(message))}", file=sys.stderr)
     return EXIT_USAGE
 
 

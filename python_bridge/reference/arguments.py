@@ -19,7 +19,8 @@ class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line naming the program, then exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see --help)\n")
+        words = [w if len(w) <= 40 else f"{w[:40]}...({len(w):,} characters)" for w in message.split()]
+        self.exit(2, f"{self.prog}: error: {' '.join(words)} (see --help)\n")
 
 
 def _shown(text: str) -> str:
@@ -38,6 +39,7 @@ def whole_number(lo: int, hi: int):
         return int(text)
 
     parse.__name__ = f"{lo}-{hi}"
+    parse.lo, parse.hi = lo, hi  # type: ignore[attr-defined]  # read by tests/test_bad_inputs.py
     return parse
 
 
@@ -54,4 +56,5 @@ def seconds(lo: float, hi: float):
         return value
 
     parse.__name__ = f"{lo:g}-{hi:g}"
+    parse.lo, parse.hi, parse.floating = lo, hi, True  # type: ignore[attr-defined]
     return parse

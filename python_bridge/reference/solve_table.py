@@ -47,7 +47,7 @@ def solve_one(m: int, n: int, flags: list[str], limit: float) -> tuple[int | Non
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="python -m python_bridge.reference.solve_table",
                            description="Solve many Kalah(m, n) starts and compare with the literature.")
-    parser.add_argument("--rules", nargs="*", default=list(RULE_SETS), choices=list(RULE_SETS),
+    parser.add_argument("--rules", nargs="+", default=list(RULE_SETS), choices=list(RULE_SETS),
                         help="rule sets to solve (default: all)")
     parser.add_argument("--max-pits", type=whole_number(MIN_PITS, MAX_PITS), metavar=f"{MIN_PITS}-{MAX_PITS}",
                         default=6, help="largest pits a side (default 6)")

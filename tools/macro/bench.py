@@ -123,12 +123,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    missing = [str(path) for path in args.sources if not path.is_file()]
+    if missing:
+        parser.error(f"no such source file: {missing[0]}")
     with tempfile.TemporaryDirectory(prefix="bench-src-") as tmp:
         generated = Path(tmp) / "bench.mac"
         generated.write_text(generated_source(args.lines))
         measure("generated", [generated], args.runs)
-    existing = [path for path in args.sources if path.exists()]
+    existing = args.sources
     if existing:
         measure(" ".join(path.name for path in existing[:2]) + (" ..." if len(existing) > 2
                                                                 else ""), existing, args.runs)
