@@ -32,6 +32,17 @@ def own_parser(module: ModuleType):
     return build if build is not None and build.__module__ == module.__name__ else None
 
 
+def missing_package(name: str) -> str | None:
+    """The Python package a command needs and that this set-up left out (aiohttp: the kiosk's), if any."""
+    try:
+        command_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name and not missing.name.startswith(("python_bridge", "tools")):
+            return missing.name
+        raise
+    return None
+
+
 def summary(module: ModuleType) -> str:
     """A command's one line: its parser's description, or else its docstring's first sentence."""
     build = own_parser(module)
@@ -48,7 +59,10 @@ def help_text() -> str:
     width = max(map(len, COMMANDS))
     lines = [USAGE, "Kalah on the emulated PDP-1, checked move by move against a reference engine.", "",
              "commands (python -m python_bridge COMMAND --help for its options):"]
-    lines += [f"  {name:<{width}}  {summary(command_module(name))}" for name in COMMANDS]
+    for name in COMMANDS:
+        absent = missing_package(name)
+        text = f"(needs {absent}: make {name} installs it)" if absent else summary(command_module(name))
+        lines.append(f"  {name:<{width}}  {text}")
     return "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
 
 
@@ -65,6 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"python -m python_bridge: error: unknown command {name[:40]!r}; "
                          f"the commands are {', '.join(COMMANDS)} (see --help)\n")
         return 2
+    absent = missing_package(name)
+    if absent:
+        sys.stderr.write(f"python -m python_bridge {name}: error: needs the Python package {absent}, which this "
+                         f"set-up left out: make {name} (or scripts/bootstrap.sh kiosk) installs it\n")
+        return 1
     return command_module(name).main(rest)
 
 

@@ -461,19 +461,19 @@ def _read_blocks(cursor: _Cursor, tape: Tape) -> _Word:
         for n in range(count):
             words.append(cursor.take(
                 TruncatedTapeError,
-                f"block {first:04o}-{end - 1:04o} at frame {head.offset} is cut short: "
-                f"tape ends after {n} of its {count} words").value)
+                f"block {first:04o}-{end - 1:04o} (block {len(tape.blocks) + 1}, at frame {head.offset}) "
+                f"is cut short: tape ends after {n} of its {count} words").value)
         punched = cursor.take(
             TruncatedTapeError,
-            f"block {first:04o}-{end - 1:04o} at frame {head.offset} is cut short: "
-            f"tape ends before its checksum")
+            f"block {first:04o}-{end - 1:04o} (block {len(tape.blocks) + 1}, at frame {head.offset}) "
+            f"is cut short: tape ends before its checksum")
         block = Block(first, end - 1, tuple(words), punched.value,
                       ones_complement_sum([head.value, end_word.value, *words]), head.offset)
         tape.blocks.append(block)
         if not block.ok:
             tape.errors.append(ChecksumError(
                 punched.offset, f"bad checksum in block {first:04o}-{end - 1:04o} "
-                                f"(block at frame {head.offset}): punched {block.checksum:06o}, "
+                                f"(block {len(tape.blocks)}, at frame {head.offset}): punched {block.checksum:06o}, "
                                 f"words sum to {block.computed:06o}"))
 
 

@@ -25,4 +25,5 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    return run_guarded(lambda: report(args.positions, args.games, args.fuzz_cases, args.seed), (UsageError,))
+    return run_guarded(lambda: report(args.positions, args.games, args.fuzz_cases, args.seed), (UsageError,),
+                       needs_tape=True)

@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
               f"errors {tally.errors}  jobs {jobs}  seconds {seconds:.1f}  moves/s {tally.moves / seconds:.0f}")
         return 1 if tally.mismatches or tally.errors else 0
 
-    return run_guarded(body, (UsageError,))
+    return run_guarded(body, (UsageError,), needs_tape=True)
 
 
 if __name__ == "__main__":

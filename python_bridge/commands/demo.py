@@ -40,4 +40,4 @@ def main(argv: list[str], out: TextIO | None = None) -> int:
                               pdp1_first=args.visitor and args.first == "pdp-1", demo=not args.visitor)
         return run_show(panel, captions, fast=args.fast, visitor=args.visitor, folder=args.records, out=out)
 
-    return run_guarded(body, (UsageError, ScriptError))
+    return run_guarded(body, (UsageError, ScriptError), needs_tape=True)

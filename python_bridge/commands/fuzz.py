@@ -42,4 +42,4 @@ def main(argv: list[str]) -> int:
               f"jobs {jobs}  seconds {seconds:.1f}  cases/s {rate:.0f}")
         return 1 if outcome.mismatches or outcome.errors else 0
 
-    return run_guarded(body, (UsageError,))
+    return run_guarded(body, (UsageError,), needs_tape=True)

@@ -42,4 +42,4 @@ def main(argv: list[str]) -> int:
         return _authentic(args)
     panel = PanelSettings(pits=args.pits, seeds=args.seeds, depth=args.level, variants=variants_from(args),
                           pdp1_first=args.first == "pdp-1")
-    return run_guarded(lambda: play_at_terminal(panel, args.records), (UsageError,))
+    return run_guarded(lambda: play_at_terminal(panel, args.records), (UsageError,), needs_tape=True)

@@ -19,6 +19,7 @@ from typing import Callable
 
 from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_int, short_line, shown
 
+from ..machine.kalah_program import TapeDamaged, ensure_tape
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH
 
@@ -149,10 +150,19 @@ def fail(message: str) -> int:
     return EXIT_USAGE
 
 
-def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException], ...]) -> int:
-    """Run a command body, turning bad-input exceptions into a one-line error and exit 2."""
+def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException], ...], *,
+                needs_tape: bool = False) -> int:
+    """Run a command body, turning bad-input exceptions into a one-line error and exit 2.
+
+    ``needs_tape``: first make sure ``build/kalah.rim`` is sound (punched again from the
+    sources when it is damaged); a tape that cannot be had is one line and exit 1."""
     try:
+        if needs_tape:
+            ensure_tape()
         return body()
+    except TapeDamaged as exc:
+        print(f"error: {short_line(str(exc))}", file=sys.stderr)
+        return 1
     except input_errors as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
