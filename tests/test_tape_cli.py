@@ -84,9 +84,9 @@ def test_dump_damaged_tape_shows_what_it_can(tapes: dict[str, Path]) -> None:
 def test_check(tapes: dict[str, Path]) -> None:
     result = tape_cli("check", tapes["block"])
     assert result.returncode == 0
-    assert "ok: block-loader tape, 1 block, 6 words at 0100-0105, start 0100" in result.stdout
+    assert "ok: block-loader tape, macro1's loader, 1 block, 6 words at 0100-0105, start 0100" in result.stdout
     result = tape_cli("check", tapes["rim"])
-    assert result.returncode == 0 and "ok: RIM tape, 6 words" in result.stdout
+    assert result.returncode == 0 and "ok: RIM tape, read in directly (no loader), 6 words" in result.stdout
 
     result = tape_cli("check", tapes["badsum"])
     assert result.returncode == 1 and "bad checksum" in result.stderr

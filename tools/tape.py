@@ -55,7 +55,7 @@ def dump_lines(tape: Tape, name: str) -> list[str]:
              f"leader: {_plural(tape.leader, 'blank frame')}"]
     if tape.has_loader:
         first, last = tape.loader[0].address, tape.loader[-1].address
-        kind = "macro1's block loader" if tape.loader_is_macro1 else "NOT macro1's block loader"
+        kind = tape.describe_loader() if tape.ok or tape.loader_kind != "macro1" else "macro1's block loader"
         lines.append(f"loader: {_plural(len(tape.loader), 'word')} at {first:04o}-{last:04o} "
                      f"in RIM form, then jmp {tape.loader_start:04o}: {kind}")
         lines += [_word_line(r.address, r.word) for r in tape.loader]
@@ -70,6 +70,7 @@ def dump_lines(tape: Tape, name: str) -> list[str]:
         lines.append(f"trailer: {_plural(tape.trailer, 'blank frame')}")
     else:
         lines.append("start: none (no transfer word read)")
+    lines += [f"note: {note}" for note in tape.notes]
     lines += [f"warning: {hazard}" for hazard in tape.hazards]
     lines += [f"error: {error}" for error in tape.errors]
     return lines
@@ -78,7 +79,7 @@ def dump_lines(tape: Tape, name: str) -> list[str]:
 def _summary(tape: Tape) -> str:
     memory = tape.memory
     span = f" at {min(memory):04o}-{max(memory):04o}" if memory else ""
-    parts = ["RIM tape" if tape.format == "rim" else "block-loader tape"]
+    parts = ["RIM tape" if tape.format == "rim" else "block-loader tape", tape.loader_summary()]
     if tape.format == "block":
         parts.append(_plural(len(tape.blocks), "block"))
     parts.append(f"{_plural(tape.word_count(), 'word')}{span}")
@@ -94,6 +95,8 @@ def _cmd_dump(tape: Tape, name: str, _args: argparse.Namespace) -> int:
 def _cmd_check(tape: Tape, name: str, _args: argparse.Namespace) -> int:
     if tape.ok and not tape.hazards:
         print(f"{name}: ok: {_summary(tape)}")
+        for note in tape.notes:
+            print(f"{name}: note: {note}")
         return EXIT_OK
     for error in tape.errors:
         print(f"{name}: {error}", file=sys.stderr)
