@@ -2,8 +2,8 @@
 
 Each kind of tape found among real shipped PDP-1 tapes is punched here by our own assembler
 (tools.macro) and tape writer (tools.papertape), never copied: frames without the 0200 hole
-(passed over by binary read), the block loader with its working word punched non-zero (as on
-tapes punched on a PDP-1), the loader moved elsewhere in core, a routine loaded below the
+(passed over by binary read), the block loader with its working word 7760 punched non-zero (as on
+many real tapes), the loader moved elsewhere in core, a routine loaded below the
 loader that runs into it (BLINKY's way of clearing core), a loader that is not macro1's, and
 tapes with no block loader.  For each, what the reader says must be what SIMH loads.
 """

@@ -249,8 +249,8 @@ def write_block_tape(words: Words, start: int | None, *, loader: bool = True) ->
 # frames that have it.  Read-in takes ``dio A`` (SIMH also takes ``dac A``, a hack for an old
 # macro1 error; the indirect bit is not looked at) followed by the word for A, until a
 # ``jmp S``, and starts at S.  On a block tape S is a loader that has just been read in: it is
-# recognised by its code (macro1's, the same with its working word punched non-zero as on
-# tapes punched on a PDP-1, or either moved elsewhere in core), and reads blocks
+# recognised by its code (macro1's, the same with its working word 7760 punched non-zero as
+# on many real tapes, or either moved elsewhere in core), and reads blocks
 # ``dio first / dio last+1 / words / checksum`` until a ``jmp``.  A jmp into a routine loaded
 # just below the loader runs that routine into the loader, which reads on (BLINKY clears
 # core that way).  A loader that is not recognised is reported, and what it reads is not.
@@ -303,7 +303,7 @@ class ReadInHazard:
 
 LOADER_KINDS = {
     "macro1": "macro1's block loader",
-    "dec": "the block loader, its working word punched non-zero (as on tapes punched on a PDP-1)",
+    "dec": "the block loader, its working word 7760 punched non-zero (as on many real tapes)",
     "moved": "macro1's block loader, moved",
     "unknown": "code of the tape's own, not a loader recognised here: what it reads is not checked",
 }
