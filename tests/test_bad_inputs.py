@@ -405,3 +405,13 @@ def test_macro_help_is_its_usage_and_unknown_flags_stay_macro1s(tmp_path: Path) 
         real = subprocess.run(["/usr/bin/macro1", *flags], cwd=tmp_path, capture_output=True, timeout=60)
         assert mine.returncode == real.returncode == 255
         assert mine.stderr == real.stderr.replace(b"/usr/bin/macro1", b"macro1")
+
+
+def test_sizes_that_run_for_hours_are_announced_before_the_work(capsys: pytest.CaptureFixture[str]) -> None:
+    from python_bridge.commands.fuzz import CASES_PER_SECOND
+    from python_bridge.commands.validators import warn_if_long
+
+    warn_if_long(10_000_000, CASES_PER_SECOND, "fuzz cases")
+    warn_if_long(2000, CASES_PER_SECOND, "fuzz cases")           # a default run: nothing said
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "10,000,000 fuzz cases take about 1.9 hours" in err

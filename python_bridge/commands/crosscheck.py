@@ -8,10 +8,11 @@ import sys
 
 from ..checking.games import ALL_VARIANTS, game_specs, run_crosscheck
 from .validators import (DEPTH, LEVEL, PITS, SEEDS, UsageError, add_jobs, add_seed, add_variant_flags, bounded_int, new_parser,
-                         resolve_jobs, run_guarded, variants_from)
+                         resolve_jobs, run_guarded, variants_from, warn_if_long)
 
-# About 20 games a second on two cores at level 3: 100,000 games is an afternoon, not a lifetime.
+# 100,000 games is an afternoon, not a lifetime.
 GAMES = bounded_int(1, 100_000)
+GAMES_PER_SECOND = 10     # README, Figures: about 700 moves a second, a few dozen moves a game
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +36,7 @@ def main(argv: list[str]) -> int:
 
     def body() -> int:
         jobs = resolve_jobs(args.jobs, args.games)
+        warn_if_long(args.games, GAMES_PER_SECOND, "games")
         variants = ALL_VARIANTS if args.all_variants else [variants_from(args)]
         specs = game_specs(args.seed, args.games, variants, args.player, args.player_depth,
                            args.level, args.pits, args.seeds)

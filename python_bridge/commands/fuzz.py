@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 
 from ..checking.fuzz import GROUP_SIZE, run_fuzz
-from .validators import UsageError, add_jobs, add_seed, bounded_int, new_parser, resolve_jobs, run_guarded
+from .validators import (UsageError, add_jobs, add_seed, bounded_int, new_parser, resolve_jobs, run_guarded,
+                         warn_if_long)
 
 # About 1,500 cases a second: ten million is a couple of hours, the most a run may ask for.
 MAX_CASES = 10_000_000
 CASES = bounded_int(1, MAX_CASES)
 GROUP = bounded_int(0, (MAX_CASES - 1) // GROUP_SIZE)
+CASES_PER_SECOND = 1500   # README, Figures: about 1,550 with one emulator, no faster with two
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +34,8 @@ def main(argv: list[str]) -> int:
         if args.group is not None and args.group >= groups:
             raise UsageError(f"--group {args.group}: {args.cases} cases make groups 0 to {groups - 1}")
         jobs = resolve_jobs(args.jobs, 1 if args.group is not None else groups)
+        if args.group is None:
+            warn_if_long(args.cases, CASES_PER_SECOND, "fuzz cases")
         outcome, seconds = run_fuzz(args.seed, args.cases, jobs, args.group)
         for mismatch in outcome.mismatches:
             print(mismatch.report(args.seed))
