@@ -415,3 +415,17 @@ def test_sizes_that_run_for_hours_are_announced_before_the_work(capsys: pytest.C
     warn_if_long(2000, CASES_PER_SECOND, "fuzz cases")           # a default run: nothing said
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "10,000,000 fuzz cases take about 1.9 hours" in err
+
+
+def test_bounded_numbers_take_plain_decimals_only() -> None:
+    from python_bridge.commands.validators import bounded_float, bounded_int
+
+    seconds, count = bounded_float(0.5, 3600), bounded_int(1, 6)
+    assert seconds("2.5") == 2.5 and seconds("3600") == 3600 and count("6") == 6 and count("+3") == 3
+    for text in ("nan", "inf", "-1", "0.1", "3601", "1e3", "", "٣", HUGE):
+        with pytest.raises(argparse.ArgumentTypeError):
+            seconds(text)
+    for text in ("0", "7", "1.0", "٣", "３", "1_0", " 3", HUGE, "-" + HUGE):
+        with pytest.raises(argparse.ArgumentTypeError) as refused:
+            count(text)
+        assert len(str(refused.value)) < 120

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from typing import NoReturn
 
 EXIT_USAGE = 2
@@ -27,9 +26,9 @@ def shown(text: str, limit: int = 24) -> str:
     return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
-def short_line(message: str, word_limit: int = 40) -> str:
+def short_line(message: str, word_limit: int = 160) -> str:
     """``message`` on one line with no word longer than ``word_limit`` (argparse quotes whatever was typed)."""
-    words = [word if len(word) <= word_limit else f"{word[:word_limit]}...({len(word):,} characters)"
+    words = [word if len(word) <= word_limit else f"{word[:40]}...({len(word):,} characters)"
              for word in message.split()]
     return " ".join(words)
 
@@ -131,8 +130,3 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {short_line(message)} (see --help)\n")
 
-
-def one_line_error(prog: str, message: str) -> int:
-    """Print ``prog: error: message`` on stderr; the usage exit status, for ``return``."""
-    print(f"{prog}: error: {short_line(message)}", file=sys.stderr)
-    return EXIT_USAGE

@@ -17,13 +17,13 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_int, short_line, shown
+from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_float, bounded_int, short_line, shown
 
 from ..machine.kalah_program import TapeDamaged, ensure_tape
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH
 
-__all__ = ["EXIT_USAGE", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int", "shown"]
+__all__ = ["EXIT_USAGE", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int", "bounded_float", "shown"]
 
 JOBS_PER_CORE = 4                      # emulators a core may be given (they mostly wait on each other)
 CORES = os.cpu_count() or 1

@@ -19,7 +19,7 @@ class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line naming the program, then exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        words = [w if len(w) <= 40 else f"{w[:40]}...({len(w):,} characters)" for w in message.split()]
+        words = [w if len(w) <= 160 else f"{w[:40]}...({len(w):,} characters)" for w in message.split()]
         self.exit(2, f"{self.prog}: error: {' '.join(words)} (see --help)\n")
 
 
