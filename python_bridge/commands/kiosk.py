@@ -13,6 +13,7 @@ import sys
 from .validators import fail, new_parser, readable_file
 from ..kiosk.config import ConfigError, KioskConfig, describe, load_config
 from ..kiosk.logs import setup_log
+from ..kiosk.server import serve   # aiohttp, the kiosk's extra: without it __main__ says so in one line
 from ..machine.simh import SimhError
 
 
@@ -36,7 +37,6 @@ def main(argv: list[str]) -> int:
         return fail(f"cannot write the log in {config.state_dir}: {exc.strerror or exc}")
     log.info("configuration: %s", describe(config))
     try:
-        from ..kiosk.server import serve   # aiohttp, the kiosk's extra: make kiosk installs it
         from ..machine.kalah_program import ensure_tape
 
         ensure_tape()
