@@ -19,11 +19,11 @@ from typing import Callable
 
 from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_float, bounded_int, short_line, shown
 
-from ..machine.kalah_program import TapeDamaged, ensure_tape
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH
 
-__all__ = ["EXIT_USAGE", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int", "bounded_float", "shown"]
+__all__ = ["EXIT_USAGE", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int",
+           "bounded_float", "shown"]
 
 JOBS_PER_CORE = 4                      # emulators a core may be given (they mostly wait on each other)
 CORES = os.cpu_count() or 1
@@ -158,11 +158,14 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
     sources when it is damaged); a tape that cannot be had is one line and exit 1."""
     try:
         if needs_tape:
-            ensure_tape()
+            from ..machine.kalah_program import TapeDamaged, ensure_tape  # not for ref: no emulator there
+
+            try:
+                ensure_tape()
+            except TapeDamaged as exc:
+                print(f"error: {short_line(str(exc))}", file=sys.stderr)
+                return 1
         return body()
-    except TapeDamaged as exc:
-        print(f"error: {short_line(str(exc))}", file=sys.stderr)
-        return 1
     except input_errors as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
