@@ -429,3 +429,15 @@ def test_bounded_numbers_take_plain_decimals_only() -> None:
         with pytest.raises(argparse.ArgumentTypeError) as refused:
             count(text)
         assert len(str(refused.value)) < 120
+
+
+def test_never_more_emulators_than_work() -> None:
+    """``fuzz --cases 10 --jobs 8`` is one group of work: it runs here, forking nothing."""
+    import os
+
+    from python_bridge.checking.parallel import deal
+    from python_bridge.commands.validators import MAX_JOBS, resolve_jobs
+
+    assert deal([1], 8, lambda share: (os.getpid(), share)) == [(os.getpid(), [1])]
+    assert resolve_jobs(8, work=1) == 1 and resolve_jobs(0, work=1000) == min(os.cpu_count() or 1, 1000)
+    assert MAX_JOBS == 4 * (os.cpu_count() or 1)
