@@ -118,3 +118,17 @@ def test_unreadable_files_exit_2(tmp_path: Path) -> None:
         result = tape_cli("check", path)
         assert result.returncode == 2
         assert result.stderr.startswith(f"tape: cannot read {path}")
+
+
+def test_check_says_which_loader_and_notes_what_read_in_passes_over(tapes: dict[str, Path], tmp_path: Path) -> None:
+    data = bytearray(tapes["block"].read_bytes())
+    block = read_tape(bytes(data)).blocks[0]
+    data.insert(block.offset + 1, 0o022)           # a frame punched without the 0200 hole
+    dirty = tmp_path / "dirty.rim"
+    dirty.write_bytes(bytes(data))
+    result = tape_cli("check", dirty)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and "ok: block-loader tape, macro1's loader" in lines[0]
+    assert "note: frame" in lines[1] and "without the 0200 hole, passed over" in lines[1]
+    dump = tape_cli("dump", dirty).stdout
+    assert "note: frame" in dump and "macro1's block loader" in dump

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tools.cli_args import OneLineParser
 from tools.disasm import disassemble
-from tools.papertape import Block, Tape, parse_tape
+from tools.papertape import Block, LoaderError, Tape, parse_tape
 
 EXIT_OK, EXIT_DAMAGED, EXIT_USAGE = 0, 1, 2
 
@@ -55,7 +55,9 @@ def dump_lines(tape: Tape, name: str) -> list[str]:
              f"leader: {_plural(tape.leader, 'blank frame')}"]
     if tape.has_loader:
         first, last = tape.loader[0].address, tape.loader[-1].address
-        kind = tape.describe_loader() if tape.ok or tape.loader_kind != "macro1" else "macro1's block loader"
+        kind = tape.describe_loader()
+        if any(isinstance(error, LoaderError) for error in tape.errors):
+            kind += ", DAMAGED (see the error below)"
         lines.append(f"loader: {_plural(len(tape.loader), 'word')} at {first:04o}-{last:04o} "
                      f"in RIM form, then jmp {tape.loader_start:04o}: {kind}")
         lines += [_word_line(r.address, r.word) for r in tape.loader]
