@@ -15,7 +15,7 @@ import pytest
 from tape_support import assemble, run_simh
 from tools.papertape import (
     MACRO1_LOADER, ChecksumError, LoaderError, MissingStartError, RecordTypeError,
-    StrayFrameError, Tape, TapeError, TapeWriter, TruncatedTapeError, frames_of,
+    Tape, TapeError, TapeWriter, TruncatedTapeError, frames_of,
     ones_complement_sum, parse_tape, read_tape, write_block_tape, write_rim)
 
 # A small real program: labels, a literal pool, origins going back and forth, a run

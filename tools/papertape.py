@@ -26,9 +26,11 @@ no transfer word.
 Writing (``write_rim``, ``write_block_tape``, or ``TapeWriter`` for punching word by
 word in assembly order) reproduces macro1's bytes for the same words in the same order.
 Reading (``read_tape``, or ``parse_tape`` to get what could be read from a damaged tape)
-checks everything the format allows: checksums, record types, truncation, stray frames,
-the loader's words, and the transfer word. Every error is a ``TapeError`` subclass that
-carries the frame offset where the problem is.
+reads what the hardware's read-in and SIMH's ``boot ptr`` read (see "reading" below:
+frames without the 0200 hole are passed over, the loader is recognised by its code) and
+checks everything the format allows: checksums, record types, truncation, the loader's
+words, and the transfer word. Every error is a ``TapeError`` subclass that carries the
+frame offset where the problem is; what read-in passes over is listed in ``Tape.notes``.
 """
 
 from __future__ import annotations
@@ -44,7 +46,6 @@ DATA_HOLE = 0o200
 DIO = 0o320000
 JMP = 0o600000
 OPCODE_MASK = 0o760000      # opcode bits 0-4
-OPCODE_I_MASK = 0o770000    # opcode plus the indirect bit
 
 LEADER_FRAMES = 240         # macro1's "2 feet of leader"
 GAP_FRAMES = 5              # after the loader and after every block
@@ -105,11 +106,6 @@ class TruncatedTapeError(TapeError):
 
 class MissingStartError(TruncatedTapeError):
     """The tape ends without the final ``jmp start`` transfer word."""
-
-
-class StrayFrameError(TapeError):
-    """A frame where none belongs: a punched frame without the 0200 data hole, or data
-    after the transfer word (which no loader would ever read)."""
 
 
 class RecordTypeError(TapeError):

@@ -3,8 +3,10 @@
 * ``dump``  shows the format, leader, loader, every block (addresses, word count,
   checksum ok/bad) with its words disassembled, the start address and the trailer.
   Exit 0, or 1 if the tape is damaged (what could be read is still shown).
-* ``check`` exits 0 for a sound tape; 1 with one line per problem for a damaged tape,
-  or for one a real PDP-1's read-in would not load (see ``ReadInHazard``).
+* ``check`` exits 0 for a sound tape (one line: format, which loader reads it, blocks,
+  words, start; then a ``note:`` line for anything read-in passes over, such as frames
+  without the 0200 hole); 1 with one line per problem for a damaged tape, or for one a
+  real PDP-1's read-in would not load (see ``ReadInHazard``).
 * ``image`` prints the memory image as ``address: word`` octal lines (``--core`` adds
   the loader's words, as SIMH's ``load -b`` leaves memory). Exit 1 if damaged.
 
@@ -123,7 +125,7 @@ COMMANDS = {"dump": _cmd_dump, "check": _cmd_check, "image": _cmd_image}
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m tools.tape",
-        description="Read PDP-1 paper tapes as punched by macro1 (RIM or block-loader format).")
+        description="Read PDP-1 paper tapes as the read-in hardware does (RIM or block-loader format).")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     helps = {"dump": "show format, leader, loader, blocks with disassembly, start",
              "check": "exit 0 if the tape is sound, 1 with the problem otherwise",
