@@ -154,15 +154,21 @@ def bad_values(action: argparse.Action, scratch: Path) -> list[str]:
     return values
 
 
+def good(action: argparse.Action) -> str:
+    assert action.dest in BASELINE, (f"{action.dest!r} is required: give it a good value in BASELINE "
+                                     f"so that its neighbours can be tried one at a time")
+    return BASELINE[action.dest]
+
+
 def baseline(parser: argparse.ArgumentParser) -> list[str]:
     """The required arguments with good values, positionals in order."""
     argv: list[str] = []
     for action in value_actions(parser):
         if not action.option_strings:
             if action.nargs not in ("*", "?"):
-                argv.append(BASELINE[action.dest])
+                argv.append(good(action))
         elif action.required:
-            argv += [action.option_strings[0], BASELINE[action.dest]]
+            argv += [action.option_strings[0], good(action)]
     return argv
 
 
@@ -174,9 +180,9 @@ def with_value(parser: argparse.ArgumentParser, action: argparse.Action, value: 
             if other is action:
                 argv.append(value)
             elif other.nargs not in ("*", "?"):
-                argv.append(BASELINE[other.dest])
+                argv.append(good(other))
         elif other.required and other is not action:
-            argv += [other.option_strings[0], BASELINE[other.dest]]
+            argv += [other.option_strings[0], good(other)]
     if action.option_strings:
         argv += [f"{action.option_strings[-1]}={value}" if value.startswith("-") else action.option_strings[-1]]
         if not value.startswith("-"):
