@@ -1,26 +1,41 @@
-# Every entry point of the project. Each target first runs scripts/bootstrap.sh,
-# which installs simh and the Python virtual environment when they are missing.
+# Every entry point of the project (`make` alone, or `make help`, lists them). Each target first runs
+# scripts/bootstrap.sh, which installs simh and the Python virtual environment when they are missing:
+# only what playing needs (pexpect), or with MODE=kiosk aiohttp too, or with MODE=test the test tools.
 
 PY      := .venv/bin/python
 SETUP   := scripts/bootstrap.sh
 BUILD   := build
+MODE    ?= play
+.DEFAULT_GOAL := help
 # The Kalah program: one source in several files, assembled together in this order.
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak clean
+.PHONY: help setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak clean
 
+## help: list the entry points (what `make` alone does)
+help:
+	@grep -E '^## ' Makefile | sed 's/^## /  make /'
+
+## setup: install simh, .venv and the Python packages (MODE=play: pexpect only; MODE=kiosk: aiohttp too; MODE=test: pytest, hypothesis, playwright)
 setup:
-	@$(SETUP)
+	@$(SETUP) $(MODE)
 
-## build: assemble the PDP-1 program with the project's assembler -> build/kalah.rim, build/kalah.lst
+## build: assemble the PDP-1 program with the project's assembler -> build/kalah.rim, build/kalah.lst; check the tape
 build: setup $(BUILD)/kalah.rim
+	@$(PY) -m tools.tape check $(BUILD)/kalah.rim || { \
+	    echo "build: $(BUILD)/kalah.rim fails its check; punching it again from pdp1_src/"; \
+	    $(ASSEMBLE) && $(PY) -m tools.tape check $(BUILD)/kalah.rim; }
+
+# macro1 (and so tools.macro) names each source's title on stderr: shown only when assembly fails
+ASSEMBLE = $(PY) -m tools.macro -o $(BUILD) $(KALAH_SRC) 2>$(BUILD)/kalah.err || { cat $(BUILD)/kalah.err >&2; exit 1; }
 
 $(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py)
 	@mkdir -p $(BUILD)
-	$(PY) -m tools.macro -o $(BUILD) $(KALAH_SRC)
+	@$(ASSEMBLE)
 
 ## test: the whole suite (the README's test command; .ci/run calls it)
+test: MODE = test
 test: build
 	$(PY) -m pytest -q
 
@@ -60,6 +75,7 @@ bench-asm: setup
 ## fuzz-asm: N random programs (seed SEED) assembled by macro1 and tools.macro must match
 fuzz-asm: N ?= 2000
 fuzz-asm: SEED ?= 1962
+fuzz-asm: MODE = test
 fuzz-asm: setup
 	MACRO_FUZZ_COUNT=$(N) MACRO_FUZZ_SEED=$(SEED) MACRO_FUZZ_SAVE=$(BUILD)/fuzz-asm \
 	    $(PY) -m pytest -q tests/test_macro_generative.py
@@ -71,18 +87,17 @@ compare-asm: setup
 
 ## kiosk: the museum kiosk's server on 127.0.0.1 (CONFIG=kiosk.sample.toml); open it in Chromium's kiosk mode (README)
 kiosk: CONFIG ?= kiosk.sample.toml
+kiosk: MODE = kiosk
 kiosk: build
 	$(PY) -m python_bridge kiosk --config $(CONFIG)
 
 ## soak: GAMES attract-mode games on an unattended kiosk (pdp1 killed every KILL_EVERY games); growth is a failure
 soak: GAMES ?= 20
 soak: KILL_EVERY ?= 5
+soak: MODE = kiosk
 soak: build
 	$(PY) -m python_bridge soak --games $(GAMES) --kill-every $(KILL_EVERY) $(ARGS)
 
+## clean: remove the build (build/) and pytest's cache; records/ and .venv stay
 clean:
 	rm -rf $(BUILD) .pytest_cache
-
-## help: list the entry points
-help:
-	@grep -E '^## ' Makefile | sed 's/^## /  make /'

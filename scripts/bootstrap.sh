@@ -1,33 +1,74 @@
 #!/usr/bin/env bash
-# Set up everything the project needs on a fresh Debian machine, idempotently:
-#   1. Debian's simh package (/usr/bin/pdp1 and /usr/bin/macro1) when missing;
-#   2. a Python virtual environment in .venv with the project's dependencies.
-# Called by every Makefile entry point, so `make test` and `make play` work on a clean clone.
+# Set up what a make target needs on a fresh Debian machine, idempotently, in one line:
+#   scripts/bootstrap.sh [play|kiosk|test] [debian-package ...]
+#   1. Debian's simh package (/usr/bin/pdp1 and /usr/bin/macro1) when missing, and any package named;
+#   2. a Python virtual environment in .venv with the project and what the mode needs:
+#      play  - pexpect and the project (the default: make play, demo, build, crosscheck, ...)
+#      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak)
+#      test  - and pytest, hypothesis, playwright (make test)
+# Quiet: one line when something is installed, nothing when all is there; on a failure the
+# log of what was tried is shown.  Called by every Makefile entry point.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+mode=play
+case "${1:-}" in
+    play|kiosk|test) mode=$1; shift ;;
+    "") ;;
+    *) mode=test ;;   # the older form: bootstrap.sh chromium (the browser test's set-up)
+esac
+case $mode in
+    play)  extras="" ;;
+    kiosk) extras="[kiosk]" ;;
+    test)  extras="[test]" ;;
+esac
+
+log=$(mktemp "${TMPDIR:-/tmp}/kalah-setup.XXXXXX")
+trap 'rm -f "$log"' EXIT
+failed() {
+    echo "setup: $1 failed; what it said:" >&2
+    tail -n 30 "$log" >&2
+    exit 1
+}
 
 need_apt=()
 [ -x /usr/bin/pdp1 ] && [ -x /usr/bin/macro1 ] || need_apt+=(simh)
 for pkg in "$@"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
-if [ ${#need_apt[@]} -gt 0 ]; then
-    echo "bootstrap: installing Debian packages: ${need_apt[*]}"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
-fi
 
 PYTHON="${PYTHON:-python3}"
-if [ ! -x .venv/bin/python ]; then
-    echo "bootstrap: creating the virtual environment .venv"
-    "$PYTHON" -m venv .venv
+stamp=".venv/.installed-$mode"
+need_venv=0
+[ -x .venv/bin/python ] || need_venv=1
+need_pip=0
+{ [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; } && need_pip=1
+
+if [ ${#need_apt[@]} -eq 0 ] && [ $need_venv -eq 0 ] && [ $need_pip -eq 0 ]; then
+    exit 0
 fi
-stamp=.venv/.installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "bootstrap: installing Python dependencies"
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[dev]'
+what=()
+[ ${#need_apt[@]} -gt 0 ] && what+=("Debian packages ${need_apt[*]}")
+[ $need_venv -eq 1 ] && what+=(".venv")
+[ $need_pip -eq 1 ] && what+=("Python packages for $mode")
+echo "setup: installing $(IFS=,; echo "${what[*]}" | sed 's/,/, /g') (once)"
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}"; } \
+        >"$log" 2>&1 || failed "apt-get install ${need_apt[*]}"
+fi
+if [ $need_venv -eq 1 ]; then
+    "$PYTHON" -m venv .venv >"$log" 2>&1 || failed "$PYTHON -m venv .venv"
+fi
+if [ $need_pip -eq 1 ]; then
+    { .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip &&
+      .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extras"; } \
+        >"$log" 2>&1 || failed "pip install -e .$extras"
     touch "$stamp"
+    # a fuller mode includes the smaller ones
+    [ $mode = test ] && touch .venv/.installed-kiosk .venv/.installed-play
+    [ $mode = kiosk ] && touch .venv/.installed-play
 fi
+exit 0

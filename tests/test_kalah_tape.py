@@ -74,3 +74,16 @@ def test_every_routine_has_a_comment() -> None:
             if not any(previous.startswith("/") for previous in lines[max(0, i - 4):i]):
                 missing.append(f"{path.name}:{i + 1}: {line}")
     assert not missing, missing
+
+
+def test_the_readme_gives_the_core_used_as_measured() -> None:
+    """One figure, measured: the README's core sizes are the program's (bench prints the same)."""
+    from python_bridge.checking.figures import core_figures
+
+    symbols, last_word = core_figures()
+    used, with_buffers = last_word + 1 - 0o100, symbols["cend"] - 0o100
+    readme = (ROOT / "README.md").read_text()
+    figures = re.search(r"\| core used \| ([\d,]+) words of program and data; ([\d,]+) with the search's", readme)
+    assert figures and [int(n.replace(",", "")) for n in figures.groups()] == [used, with_buffers]
+    history = re.search(r"the program uses ([\d,]+) of\s+them, its search's frames and buffers included", readme)
+    assert history and int(history.group(1).replace(",", "")) == with_buffers

@@ -19,8 +19,8 @@ Knobs (environment variables; ``make fuzz-asm N=... SEED=...`` sets them):
 * ``MACRO_FUZZ_START``  index of the first program (default 0), to replay one failure
 * ``MACRO_FUZZ_SAVE``   folder where failing programs are written for later study
 * ``MACRO_FUZZ_SUBPROCESS=1``  run the Python tool as a subprocess for every program
-  (slower; by default it runs in-process through ``runpy``, exactly as ``python -m``
-  would, and any difference found that way is confirmed in a real subprocess before
+  (slower; by default it runs in-process, calling the ``main`` that ``python -m``
+  would call, and any difference found that way is confirmed in a real subprocess before
   it is reported)
 """
 
@@ -30,7 +30,6 @@ import contextlib
 import io
 import os
 import random
-import runpy
 import shutil
 import subprocess
 import sys
@@ -40,6 +39,7 @@ from pathlib import Path
 
 
 from asm_harness import harness as ca
+from tools.macro.cli import main as macro_main
 
 COUNT = int(os.environ.get("MACRO_FUZZ_COUNT", "300"))
 MUTANTS = int(os.environ.get("MACRO_FUZZ_MUTANTS", str(max(COUNT // 3, 1))))
@@ -487,8 +487,11 @@ def generate(seed: int, index: int) -> tuple[list[tuple[str, str]], tuple[str, .
 
 
 def run_python_inprocess(case: "ca.Case", workdir: Path) -> "ca.Outcome":
-    """``python -m tools.macro`` without a new interpreter: runpy runs the same
-    ``__main__`` with the same argv and working folder, so only start-up time is saved."""
+    """``python -m tools.macro`` without a new interpreter: its ``__main__`` is
+    ``sys.exit(main())``, run here with the same argv and working folder, so only
+    start-up time is saved.  (Not through runpy: with the project installed as a
+    pytest plugin, pytest marks ``tools`` for assertion rewriting, and runpy cannot
+    get code from that loader.)"""
     inputs = ca._prepare(case, workdir, None)
     err, out = io.StringIO(), io.StringIO()
     saved_argv, saved_cwd = sys.argv, os.getcwd()
@@ -498,7 +501,7 @@ def run_python_inprocess(case: "ca.Case", workdir: Path) -> "ca.Outcome":
         sys.argv = ["tools.macro", *case.options, *case.files]
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
             try:
-                runpy.run_module("tools.macro", run_name="__main__", alter_sys=True)
+                sys.exit(macro_main())
             except SystemExit as stop:
                 code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     finally:

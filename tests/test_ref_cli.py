@@ -73,8 +73,7 @@ def assert_one_line_error(result: tuple[int, str, str], fragment: str) -> None:
         (("best", START, "0"), "depth must be"),
         (("best", START, "deep"), "depth must be a number"),
         (("best", "4 4 0 4 4 0 x", "3"), "side to move"),
-        (("solve", "--pits", "7", "--seeds", "4"), "pits a side"),
-        (("solve", "--pits", "6", "--seeds", "0"), "seeds a pit"),
+        (("solve", "--pits", "6", "--seeds", "6"), "would run for hours"),  # refused before it starts
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str) -> None:
@@ -88,6 +87,8 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ar
         ("best",),  # missing position and depth
         ("solve", "--pits", "4"),  # missing seeds
         ("solve", "--pits", "four", "--seeds", "3"),
+        ("solve", "--pits", "7", "--seeds", "4"),
+        ("solve", "--pits", "6", "--seeds", "0"),
         ("fly",),
         ("move", START, "3", "--no-such-variant"),
     ],

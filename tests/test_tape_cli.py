@@ -84,9 +84,9 @@ def test_dump_damaged_tape_shows_what_it_can(tapes: dict[str, Path]) -> None:
 def test_check(tapes: dict[str, Path]) -> None:
     result = tape_cli("check", tapes["block"])
     assert result.returncode == 0
-    assert "ok: block-loader tape, 1 block, 6 words at 0100-0105, start 0100" in result.stdout
+    assert "ok: block-loader tape, macro1's loader, 1 block, 6 words at 0100-0105, start 0100" in result.stdout
     result = tape_cli("check", tapes["rim"])
-    assert result.returncode == 0 and "ok: RIM tape, 6 words" in result.stdout
+    assert result.returncode == 0 and "ok: RIM tape, read in directly (no loader), 6 words" in result.stdout
 
     result = tape_cli("check", tapes["badsum"])
     assert result.returncode == 1 and "bad checksum" in result.stderr
@@ -110,7 +110,7 @@ def test_image(tapes: dict[str, Path]) -> None:
 @pytest.mark.parametrize("args", [(), ("frobnicate", "x.rim"), ("check",), ("dump", "a", "b")])
 def test_bad_arguments_exit_2(args: tuple[str, ...]) -> None:
     result = tape_cli(*args)
-    assert result.returncode == 2 and "usage:" in result.stderr
+    assert result.returncode == 2 and "error:" in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_unreadable_files_exit_2(tmp_path: Path) -> None:
@@ -118,3 +118,17 @@ def test_unreadable_files_exit_2(tmp_path: Path) -> None:
         result = tape_cli("check", path)
         assert result.returncode == 2
         assert result.stderr.startswith(f"tape: cannot read {path}")
+
+
+def test_check_says_which_loader_and_notes_what_read_in_passes_over(tapes: dict[str, Path], tmp_path: Path) -> None:
+    data = bytearray(tapes["block"].read_bytes())
+    block = read_tape(bytes(data)).blocks[0]
+    data.insert(block.offset + 1, 0o022)           # a frame punched without the 0200 hole
+    dirty = tmp_path / "dirty.rim"
+    dirty.write_bytes(bytes(data))
+    result = tape_cli("check", dirty)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and "ok: block-loader tape, macro1's loader" in lines[0]
+    assert "note: frame" in lines[1] and "without the 0200 hole, passed over" in lines[1]
+    dump = tape_cli("dump", dirty).stdout
+    assert "note: frame" in dump and "macro1's block loader" in dump

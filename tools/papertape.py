@@ -26,9 +26,11 @@ no transfer word.
 Writing (``write_rim``, ``write_block_tape``, or ``TapeWriter`` for punching word by
 word in assembly order) reproduces macro1's bytes for the same words in the same order.
 Reading (``read_tape``, or ``parse_tape`` to get what could be read from a damaged tape)
-checks everything the format allows: checksums, record types, truncation, stray frames,
-the loader's words, and the transfer word. Every error is a ``TapeError`` subclass that
-carries the frame offset where the problem is.
+reads what the hardware's read-in and SIMH's ``boot ptr`` read (see "reading" below:
+frames without the 0200 hole are passed over, the loader is recognised by its code) and
+checks everything the format allows: checksums, record types, truncation, the loader's
+words, and the transfer word. Every error is a ``TapeError`` subclass that carries the
+frame offset where the problem is; what read-in passes over is listed in ``Tape.notes``.
 """
 
 from __future__ import annotations
@@ -44,7 +46,6 @@ DATA_HOLE = 0o200
 DIO = 0o320000
 JMP = 0o600000
 OPCODE_MASK = 0o760000      # opcode bits 0-4
-OPCODE_I_MASK = 0o770000    # opcode plus the indirect bit
 
 LEADER_FRAMES = 240         # macro1's "2 feet of leader"
 GAP_FRAMES = 5              # after the loader and after every block
@@ -105,11 +106,6 @@ class TruncatedTapeError(TapeError):
 
 class MissingStartError(TruncatedTapeError):
     """The tape ends without the final ``jmp start`` transfer word."""
-
-
-class StrayFrameError(TapeError):
-    """A frame where none belongs: a punched frame without the 0200 data hole, or data
-    after the transfer word (which no loader would ever read)."""
 
 
 class RecordTypeError(TapeError):
@@ -242,6 +238,26 @@ def write_block_tape(words: Words, start: int | None, *, loader: bool = True) ->
 
 
 # --------------------------------------------------------------------------- reading
+#
+# What is read is what the hardware reads.  READ IN (and SIMH's ``boot ptr``, pdp1_stddev.c
+# ptr_boot/ptr_getw) and the loader's ``rpb`` both read in binary mode: a frame without the
+# 0200 hole is passed over, whatever else is punched in it, and a word is the next three
+# frames that have it.  Read-in takes ``dio A`` (SIMH also takes ``dac A``, a hack for an old
+# macro1 error; the indirect bit is not looked at) followed by the word for A, until a
+# ``jmp S``, and starts at S.  On a block tape S is a loader that has just been read in: it is
+# recognised by its code (macro1's, the same with its working word 7760 punched non-zero as
+# on many real tapes, or either moved elsewhere in core), and reads blocks
+# ``dio first / dio last+1 / words / checksum`` until a ``jmp``.  A jmp into a routine loaded
+# just below the loader runs that routine into the loader, which reads on (BLINKY clears
+# core that way).  A loader that is not recognised is reported, and what it reads is not.
+
+DAC = 0o240000
+READ_IN_OPCODES = (DIO, DAC)
+LOADER_WORDS = len(MACRO1_LOADER)           # 21, then its two variables
+LOADER_SPAN = LOADER_WORDS + 2
+_LOADER_DATA_WORD = 7                       # ``a``: overwritten by the loader before it is used
+_RELOCATABLE = {0o10, 0o20, 0o22, 0o24, 0o26, 0o32, 0o40, 0o44, 0o52, 0o60}  # xct lac lio dac dap dio add idx sas jmp
+
 
 @dataclass(frozen=True)
 class RimRecord:
@@ -281,16 +297,27 @@ class ReadInHazard:
         return f"frame {self.offset} (octal {self.offset:o}): {self.message}"
 
 
+LOADER_KINDS = {
+    "macro1": "macro1's block loader",
+    "dec": "the block loader, its working word 7760 punched non-zero (as on many real tapes)",
+    "moved": "macro1's block loader, moved",
+    "unknown": "code of the tape's own, not a loader recognised here: what it reads is not checked",
+}
+
+
 @dataclass
 class Tape:
     """Everything read from a tape. ``errors`` is empty for a sound tape; ``read_tape``
-    raises the first one instead of returning."""
+    raises the first one instead of returning.  ``notes`` are things the hardware passes
+    over (frames without the 0200 hole, words after the last transfer) that a reader of
+    the tape may want to know about."""
     format: str                          # "rim" or "block"
     length: int                          # frames in the file
     leader: int = 0                      # blank frames before the first data frame
     has_loader: bool = False             # block tape with a RIM-form loader in front
     loader: tuple[RimRecord, ...] = ()   # that loader's records
-    loader_start: int | None = None      # its jmp (7751)
+    loader_start: int | None = None      # its jmp (7751 for macro1's)
+    loader_kind: str | None = None       # a key of LOADER_KINDS
     records: tuple[RimRecord, ...] = ()  # a RIM tape's data records
     blocks: list[Block] = field(default_factory=list)
     start: int | None = None             # the transfer address (jmp start)
@@ -298,6 +325,7 @@ class Tape:
     trailer: int = 0                     # blank frames after the transfer word
     errors: list[TapeError] = field(default_factory=list)
     hazards: list[ReadInHazard] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -305,8 +333,30 @@ class Tape:
 
     @property
     def loader_is_macro1(self) -> bool:
-        return tuple(r.word for r in self.loader) == MACRO1_LOADER and [
-            r.address for r in self.loader] == list(range(LOADER_ORIGIN, LOADER_ORIGIN + 21))
+        return self.loader_kind == "macro1"
+
+    @property
+    def loader_region(self) -> range:
+        origin = self.loader_start if self.loader_start is not None else LOADER_ORIGIN
+        return range(origin, origin + LOADER_SPAN)
+
+    def loader_summary(self) -> str:
+        """A few words for ``check``: which loader reads this tape."""
+        if self.loader_kind is None:
+            return "read in directly (no loader)" if self.format == "rim" else "no loader on the tape"
+        return {"macro1": "macro1's loader", "dec": "the block loader, word 7760 punched non-zero",
+                "moved": f"macro1's loader moved to {self.loader_region.start:04o}",
+                "unknown": f"code of its own at {self.loader_region.start:04o}"}[self.loader_kind]
+
+    def describe_loader(self) -> str:
+        text = LOADER_KINDS.get(self.loader_kind or "", "")
+        if self.loader_kind in ("dec", "moved"):
+            word = {r.address: r.word for r in self.loader}.get(self.loader_region.start + _LOADER_DATA_WORD)
+            if self.loader_kind == "moved":
+                text += f" to {self.loader_region.start:04o}"
+            if word:
+                text += f"; word {self.loader_region.start + _LOADER_DATA_WORD:04o} punched {word:06o}"
+        return text
 
     @property
     def memory(self) -> dict[int, int]:
@@ -337,13 +387,16 @@ class _Word:
 
 
 class _Frames:
-    """The tape's data words, with the first frame-level problem that ends them."""
+    """The tape's data words as binary mode reads them: frames without the 0200 hole are
+    passed over (and noted when punched), a word is the next three frames with it."""
 
     def __init__(self, data: bytes) -> None:
         self.length = len(data)
         self.words: list[_Word] = []
         self.error: TapeError | None = None
         self.partial: tuple[int, int] | None = None  # (offset, frames) of a word cut by the end
+        self.stray: list[tuple[int, int]] = []        # (offset, frame) punched without the hole
+        self.split: list[int] = []                    # words with blank frames among their frames
         value = count = first = 0
         for offset, frame in enumerate(data):
             if frame & DATA_HOLE:
@@ -355,18 +408,26 @@ class _Frames:
                     self.words.append(_Word(value, first))
                     value = count = 0
             elif frame:
-                self.error = StrayFrameError(
-                    offset, f"stray frame {frame:03o}: punched, but without the 0200 data hole")
-                return
-            elif count:
-                self.error = TruncatedTapeError(
-                    first, f"word cut short: blank frame at {offset} after {count} of its "
-                           f"3 data frames")
-                return
+                self.stray.append((offset, frame))
+            elif count and (not self.split or self.split[-1] != first):
+                self.split.append(first)
         if count:
             self.partial = (first, count)
             self.error = TruncatedTapeError(
                 first, f"tape ends inside a word: {count} of its 3 data frames")
+
+    def notes(self) -> list[str]:
+        notes = []
+        if self.stray:
+            offset, frame = self.stray[0]
+            more = f" and {len(self.stray) - 1} more" if len(self.stray) > 1 else ""
+            notes.append(f"frame {offset} (octal {offset:o}): frame {frame:03o}{more} punched without the "
+                         f"0200 hole, passed over as the reader's binary mode does")
+        if self.split:
+            more = f" and {len(self.split) - 1} more" if len(self.split) > 1 else ""
+            notes.append(f"frame {self.split[0]} (octal {self.split[0]:o}): a word{more} with blank frames "
+                         f"among its three, read across them as the reader's binary mode does")
+        return notes
 
 
 class _Cursor:
@@ -400,16 +461,24 @@ class _Cursor:
         return self.peek().offset if self.more() else self.frames.length
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _describe(word: int) -> str:
     return f"{word:06o} ({disassemble(word)})"
 
 
 def _is_dio(word: int) -> bool:
-    return word & OPCODE_I_MASK == DIO
+    return word & OPCODE_MASK == DIO
+
+
+def _is_read_in_store(word: int) -> bool:
+    return word & OPCODE_MASK in READ_IN_OPCODES
 
 
 def _is_jmp(word: int) -> bool:
-    return word & OPCODE_I_MASK == JMP
+    return word & OPCODE_MASK == JMP
 
 
 def _read_rim_records(cursor: _Cursor, what: str) -> tuple[list[RimRecord], _Word]:
@@ -420,13 +489,25 @@ def _read_rim_records(cursor: _Cursor, what: str) -> tuple[list[RimRecord], _Wor
                            f"tape ends without the jmp transfer word ending the {what}")
         if _is_jmp(head.value):
             return records, head
-        if not _is_dio(head.value):
+        if not _is_read_in_store(head.value):
             raise RecordTypeError(
-                head.offset, f"{what}: expected dio A or jmp S, found {_describe(head.value)}")
+                head.offset, f"{what}: expected dio A or jmp S, found {_describe(head.value)} "
+                             f"(read-in stops here: not a read-in tape, or a damaged one)")
         data = cursor.take(TruncatedTapeError,
                            f"tape ends after dio {head.value & ADDRESS_MASK:04o}, "
                            f"before its data word")
         records.append(RimRecord(head.value & ADDRESS_MASK, data.value, head.offset))
+
+
+def _falls_into_loader(tape: Tape, target: int) -> bool:
+    """Does ``jmp target`` run a routine this tape loaded just below the loader, into it?"""
+    loaded = set(tape.memory)
+    if target not in loaded:
+        return False
+    address = target
+    while address in loaded:
+        address += 1
+    return address == tape.loader_region.start
 
 
 def _read_blocks(cursor: _Cursor, tape: Tape) -> _Word:
@@ -436,6 +517,17 @@ def _read_blocks(cursor: _Cursor, tape: Tape) -> _Word:
                            f"tape ends after {len(tape.blocks)} block(s) without the jmp start "
                            f"transfer word")
         if _is_jmp(head.value):
+            target = head.value & ADDRESS_MASK
+            if tape.has_loader and cursor.more() and target in tape.loader_region[:LOADER_WORDS]:
+                tape.notes.append(
+                    f"frame {head.offset} (octal {head.offset:o}): jmp {target:04o} goes back into the loader: "
+                    f"it reads on")
+                continue
+            if tape.has_loader and cursor.more() and _falls_into_loader(tape, target):
+                tape.notes.append(
+                    f"frame {head.offset} (octal {head.offset:o}): jmp {target:04o} runs the routine loaded "
+                    f"there, which runs into the loader at {tape.loader_region.start:04o}: it reads on")
+                continue
             return head
         if not _is_dio(head.value):
             raise RecordTypeError(
@@ -461,19 +553,19 @@ def _read_blocks(cursor: _Cursor, tape: Tape) -> _Word:
         for n in range(count):
             words.append(cursor.take(
                 TruncatedTapeError,
-                f"block {first:04o}-{end - 1:04o} at frame {head.offset} is cut short: "
-                f"tape ends after {n} of its {count} words").value)
+                f"block {first:04o}-{end - 1:04o} (block {len(tape.blocks) + 1}, at frame {head.offset}) "
+                f"is cut short: tape ends after {n} of its {count} words").value)
         punched = cursor.take(
             TruncatedTapeError,
-            f"block {first:04o}-{end - 1:04o} at frame {head.offset} is cut short: "
-            f"tape ends before its checksum")
+            f"block {first:04o}-{end - 1:04o} (block {len(tape.blocks) + 1}, at frame {head.offset}) "
+            f"is cut short: tape ends before its checksum")
         block = Block(first, end - 1, tuple(words), punched.value,
                       ones_complement_sum([head.value, end_word.value, *words]), head.offset)
         tape.blocks.append(block)
         if not block.ok:
             tape.errors.append(ChecksumError(
                 punched.offset, f"bad checksum in block {first:04o}-{end - 1:04o} "
-                                f"(block at frame {head.offset}): punched {block.checksum:06o}, "
+                                f"(block {len(tape.blocks)}, at frame {head.offset}): punched {block.checksum:06o}, "
                                 f"words sum to {block.computed:06o}"))
 
 
@@ -483,16 +575,50 @@ def _finish(cursor: _Cursor, tape: Tape, start: _Word) -> None:
     tape.trailer = tape.length - start.offset - 3
     if cursor.more():
         extra = len(cursor.frames.words) - cursor.index
-        raise StrayFrameError(
-            cursor.offset, f"{extra} data words after the transfer word jmp {tape.start:04o} "
-                           f"(no loader reads past it)")
-    if cursor.frames.error is not None:
+        tape.notes.append(
+            f"frame {cursor.offset} (octal {cursor.offset:o}): {extra} data word{'s' * (extra != 1)} after "
+            f"the transfer word jmp {tape.start:04o}: read-in stops there and never reads "
+            f"{'them' if extra != 1 else 'it'} (unless the program reads the tape itself)")
+    partial = cursor.frames.partial
+    if partial is not None and partial[0] > start.offset:
+        tape.notes.append(f"frame {partial[0]} (octal {partial[0]:o}): {partial[1]} frame(s) of a word after "
+                          f"the transfer word, never read")
+    elif cursor.frames.error is not None:
         raise cursor.frames.error
 
 
+def _relocated(word: int, shift: int) -> int:
+    """A loader word moved by ``shift`` words: address fields inside the loader move with it."""
+    if word >> 12 & 0o76 not in _RELOCATABLE:
+        return word
+    address = word & ADDRESS_MASK
+    if address in range(LOADER_ORIGIN, LOADER_ORIGIN + LOADER_SPAN):
+        return (word & ~ADDRESS_MASK) | ((address + shift) & ADDRESS_MASK)
+    return word
+
+
+def loader_kind(records: Iterable[RimRecord], origin: int) -> str:
+    """Which loader the RIM records starting at ``origin`` hold (a key of LOADER_KINDS)."""
+    code = {r.address: r.word for r in records}
+    shift = origin - LOADER_ORIGIN
+    differs = [n for n, word in enumerate(MACRO1_LOADER)
+               if code.get(origin + n) != _relocated(word, shift)]
+    if differs and differs != [_LOADER_DATA_WORD]:
+        return "unknown"
+    if shift:
+        return "moved"
+    return "dec" if differs else "macro1"
+
+
 def _check_loader(tape: Tape) -> None:
-    expected = [(LOADER_ORIGIN + n, word) for n, word in enumerate(MACRO1_LOADER)]
+    """A loader that is macro1's but for a word or two is damage (it has no checksum, so
+    this is the only way to see it); one that differs more is a loader of its own."""
+    origin = tape.loader_region.start
+    shift = origin - LOADER_ORIGIN
+    expected = [(origin + n, _relocated(word, shift)) for n, word in enumerate(MACRO1_LOADER)]
     for n, record in enumerate(tape.loader):
+        if n == _LOADER_DATA_WORD and n < len(expected) and record.address == expected[n][0]:
+            continue
         if n >= len(expected) or (record.address, record.word) != expected[n]:
             want = (f"dio {expected[n][0]:04o} / {expected[n][1]:06o}" if n < len(expected)
                     else "no more records")
@@ -506,17 +632,28 @@ def _check_loader(tape: Tape) -> None:
             f"loader has {len(tape.loader)} records; macro1's has {len(expected)}"))
 
 
+def _nearly_macro1(records: list[RimRecord], origin: int) -> bool:
+    """Loader records at ``origin`` that differ from macro1's loader in at most two words:
+    a damaged macro1 loader rather than another one."""
+    code = {r.address: r.word for r in records}
+    shift = origin - LOADER_ORIGIN
+    differs = sum(code.get(origin + n) != _relocated(word, shift)
+                  for n, word in enumerate(MACRO1_LOADER) if n != _LOADER_DATA_WORD)
+    return differs <= 2 and len(records) >= LOADER_WORDS - 2
+
+
 def _note_hazards(tape: Tape) -> None:
+    region = tape.loader_region
     for block in tape.blocks:
         span = f"{block.first:04o}-{block.last:04o}"
         if block.checksum == WORD_MASK and block.ok:
             tape.hazards.append(ReadInHazard(
                 block.offset, f"block {span} has checksum 777777 (minus zero): the loader's "
-                              f"add turns -0 into +0, so read-in halts at 7774"))
-        if tape.has_loader and block.last >= LOADER_REGION.start:
+                              f"add turns -0 into +0, so read-in halts at {region.start + 0o23:04o}"))
+        if tape.has_loader and block.last >= region.start and block.first < region.stop:
             tape.hazards.append(ReadInHazard(
                 block.offset, f"block {span} overwrites the loader at "
-                              f"{LOADER_REGION.start:04o}-7777 while it runs"))
+                              f"{region.start:04o}-{region.stop - 1:04o} while it runs"))
         if block.last == ADDRESS_MASK:
             tape.hazards.append(ReadInHazard(
                 block.offset, f"block {span} ends at 7777 (header dio 10000): "
@@ -529,15 +666,34 @@ def _parse_rim_first(frames: _Frames) -> Tape:
     tape.leader = cursor.offset
     try:
         if not cursor.more() and frames.error is None:
-            raise MissingStartError(frames.length, "no data on the tape")
+            raise MissingStartError(frames.length, "no data on the tape (no frame has the 0200 hole "
+                                                   "that binary read-in reads)")
         records, jump = _read_rim_records(cursor, "RIM read-in")
         target = jump.value & ADDRESS_MASK
-        loader_like = [r.address for r in records] == list(range(LOADER_ORIGIN, 0o7776))
-        if target == LOADER_ORIGIN and (cursor.more() or loader_like):
+        addresses = [r.address for r in records]
+        # a loader is the last run of consecutive records, and the jmp goes to its start
+        run = len(addresses)
+        while run > 0 and (run == len(addresses) or addresses[run] == addresses[run - 1] + 1):
+            run -= 1
+        run_start = addresses[run] if addresses else None
+        loader_like = run_start == target and len(addresses) - run >= LOADER_WORDS - 2
+        kind = loader_kind(records, target) if loader_like else None
+        damaged_macro1 = kind == "unknown" and _nearly_macro1(records, target)
+        if kind in ("macro1", "dec", "moved") or damaged_macro1:
             tape.format, tape.has_loader = "block", True
             tape.loader, tape.loader_start = tuple(records), target
-            _check_loader(tape)
+            tape.loader_kind = "macro1" if damaged_macro1 else kind
+            if damaged_macro1:
+                _check_loader(tape)   # macro1's loader with a word or two damaged (it has no checksum)
             _finish(cursor, tape, _read_blocks(cursor, tape))
+        elif kind == "unknown" and cursor.more():
+            tape.records = tuple(records)
+            tape.loader_kind, tape.loader_start = "unknown", target
+            tape.start, tape.start_offset = target, jump.offset
+            tape.notes.append(f"frame {jump.offset} (octal {jump.offset:o}): jmp {target:04o} starts a loader "
+                              f"of the tape's own at {target:04o}-{addresses[-1]:04o}, not macro1's: the "
+                              f"{_count(len(frames.words) - cursor.index, 'word')} after it are read by it "
+                              f"and not checked here")
         else:
             tape.records = tuple(records)
             _finish(cursor, tape, jump)
@@ -563,13 +719,16 @@ def parse_tape(data: bytes) -> Tape:
     checksum or a damaged loader does not."""
     frames = _Frames(bytes(data))
     tape = _parse_rim_first(frames)
-    if tape.errors and isinstance(tape.errors[-1], RecordTypeError):
+    if tape.errors and isinstance(tape.errors[-1], RecordTypeError) and not tape.has_loader:
         # A noinput tape has no RIM section: it starts straight with blocks.
         blocks_only = _parse_blocks_only(frames)
         if blocks_only.ok:
             tape = blocks_only
+            tape.notes.insert(0, "no loader on the tape (macro1's noinput): the blocks need a loader "
+                                 "already in core, e.g. at 7751 from an earlier tape")
     if tape.format == "block":
         _note_hazards(tape)
+    tape.notes[:0] = frames.notes()
     tape.errors.sort(key=lambda error: error.offset)
     return tape
 

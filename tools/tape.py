@@ -3,8 +3,10 @@
 * ``dump``  shows the format, leader, loader, every block (addresses, word count,
   checksum ok/bad) with its words disassembled, the start address and the trailer.
   Exit 0, or 1 if the tape is damaged (what could be read is still shown).
-* ``check`` exits 0 for a sound tape; 1 with one line per problem for a damaged tape,
-  or for one a real PDP-1's read-in would not load (see ``ReadInHazard``).
+* ``check`` exits 0 for a sound tape (one line: format, which loader reads it, blocks,
+  words, start; then a ``note:`` line for anything read-in passes over, such as frames
+  without the 0200 hole); 1 with one line per problem for a damaged tape, or for one a
+  real PDP-1's read-in would not load (see ``ReadInHazard``).
 * ``image`` prints the memory image as ``address: word`` octal lines (``--core`` adds
   the loader's words, as SIMH's ``load -b`` leaves memory). Exit 1 if damaged.
 
@@ -19,8 +21,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from tools.cli_args import OneLineParser
 from tools.disasm import disassemble
-from tools.papertape import Block, Tape, parse_tape
+from tools.papertape import Block, LoaderError, Tape, parse_tape
 
 EXIT_OK, EXIT_DAMAGED, EXIT_USAGE = 0, 1, 2
 
@@ -54,7 +57,9 @@ def dump_lines(tape: Tape, name: str) -> list[str]:
              f"leader: {_plural(tape.leader, 'blank frame')}"]
     if tape.has_loader:
         first, last = tape.loader[0].address, tape.loader[-1].address
-        kind = "macro1's block loader" if tape.loader_is_macro1 else "NOT macro1's block loader"
+        kind = tape.describe_loader()
+        if any(isinstance(error, LoaderError) for error in tape.errors):
+            kind += ", DAMAGED (see the error below)"
         lines.append(f"loader: {_plural(len(tape.loader), 'word')} at {first:04o}-{last:04o} "
                      f"in RIM form, then jmp {tape.loader_start:04o}: {kind}")
         lines += [_word_line(r.address, r.word) for r in tape.loader]
@@ -69,6 +74,7 @@ def dump_lines(tape: Tape, name: str) -> list[str]:
         lines.append(f"trailer: {_plural(tape.trailer, 'blank frame')}")
     else:
         lines.append("start: none (no transfer word read)")
+    lines += [f"note: {note}" for note in tape.notes]
     lines += [f"warning: {hazard}" for hazard in tape.hazards]
     lines += [f"error: {error}" for error in tape.errors]
     return lines
@@ -77,7 +83,7 @@ def dump_lines(tape: Tape, name: str) -> list[str]:
 def _summary(tape: Tape) -> str:
     memory = tape.memory
     span = f" at {min(memory):04o}-{max(memory):04o}" if memory else ""
-    parts = ["RIM tape" if tape.format == "rim" else "block-loader tape"]
+    parts = ["RIM tape" if tape.format == "rim" else "block-loader tape", tape.loader_summary()]
     if tape.format == "block":
         parts.append(_plural(len(tape.blocks), "block"))
     parts.append(f"{_plural(tape.word_count(), 'word')}{span}")
@@ -93,6 +99,8 @@ def _cmd_dump(tape: Tape, name: str, _args: argparse.Namespace) -> int:
 def _cmd_check(tape: Tape, name: str, _args: argparse.Namespace) -> int:
     if tape.ok and not tape.hazards:
         print(f"{name}: ok: {_summary(tape)}")
+        for note in tape.notes:
+            print(f"{name}: note: {note}")
         return EXIT_OK
     for error in tape.errors:
         print(f"{name}: {error}", file=sys.stderr)
@@ -114,10 +122,10 @@ def _cmd_image(tape: Tape, name: str, args: argparse.Namespace) -> int:
 COMMANDS = {"dump": _cmd_dump, "check": _cmd_check, "image": _cmd_image}
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
         prog="python -m tools.tape",
-        description="Read PDP-1 paper tapes as punched by macro1 (RIM or block-loader format).")
+        description="Read PDP-1 paper tapes as the read-in hardware does (RIM or block-loader format).")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     helps = {"dump": "show format, leader, loader, blocks with disassembly, start",
              "check": "exit 0 if the tape is sound, 1 with the problem otherwise",
@@ -132,11 +140,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
         data = args.tape.read_bytes()
-    except OSError as error:
-        print(f"tape: cannot read {args.tape}: {error.strerror or error}", file=sys.stderr)
+    except (OSError, ValueError) as error:  # ValueError: a name with a NUL byte
+        print(f"tape: cannot read {args.tape}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
         return EXIT_USAGE
     try:
         return COMMANDS[args.command](parse_tape(data), str(args.tape), args)

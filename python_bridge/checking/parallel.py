@@ -16,7 +16,11 @@ Result = TypeVar("Result")
 
 
 def deal(items: Sequence[Item], jobs: int, work: Callable[[list[Item]], Result]) -> list[Result]:
-    """Run ``work`` on items j, j+J, j+2J... in job j; one job runs here, in this process."""
+    """Run ``work`` on items j, j+J, j+2J... in job j; one job runs here, in this process.
+
+    Never more jobs than items: a job with nothing to do would still fork a process.
+    """
+    jobs = max(1, min(jobs, len(items)))
     shares = [list(items[j::jobs]) for j in range(jobs)]
     if jobs == 1:
         return [work(shares[0])]

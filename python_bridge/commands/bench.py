@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ..checking.figures import report
-from .validators import UsageError, build_parser, run_guarded
+from .validators import UsageError, add_seed, bounded_int, new_parser, run_guarded
+
+# A default bench takes a few minutes; the upper bounds keep a typing slip from taking days.
+POSITIONS = bounded_int(1, 1000)
+GAMES = bounded_int(1, 100)
+FUZZ_CASES = bounded_int(1, 100_000)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge bench", "Measure the PDP-1 program and the bridge.")
+    parser.add_argument("--positions", type=POSITIONS, default=60,
+                        help="positions searched for the instructions a position (default 60)")
+    parser.add_argument("--games", type=GAMES, default=6, help="games played at the default level (default 6)")
+    parser.add_argument("--fuzz-cases", type=FUZZ_CASES, default=3000, help="diagnostic fuzz cases (default 3000)")
+    add_seed(parser, 1960, "the seed that picks the positions and games")
+    return parser
 
 
 def main(argv: list[str]) -> int:
-    parser = build_parser("python -m python_bridge bench", "Measure the PDP-1 program and the bridge.")
-    parser.add_argument("--positions", type=int, default=60, help="positions for instructions per node (default 60)")
-    parser.add_argument("--games", type=int, default=6, help="games at the default level (default 6)")
-    parser.add_argument("--fuzz-cases", type=int, default=3000, help="diagnostic fuzz cases (default 3000)")
-    parser.add_argument("--seed", type=int, default=1960)
-    args = parser.parse_args(argv)
-
-    return run_guarded(lambda: report(args.positions, args.games, args.fuzz_cases, args.seed), (UsageError,))
+    args = build_parser().parse_args(argv)
+    return run_guarded(lambda: report(args.positions, args.games, args.fuzz_cases, args.seed), (UsageError,),
+                       needs_tape=True)

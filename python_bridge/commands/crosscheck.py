@@ -3,32 +3,40 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..checking.games import ALL_VARIANTS, game_specs, run_crosscheck
-from .validators import UsageError, add_variant_flags, build_parser, resolve_jobs, run_guarded, variants_from
+from .validators import (DEPTH, LEVEL, PITS, SEEDS, UsageError, add_jobs, add_seed, add_variant_flags, bounded_int, new_parser,
+                         resolve_jobs, run_guarded, variants_from, warn_if_long)
+
+# 100,000 games is an afternoon, not a lifetime.
+GAMES = bounded_int(1, 100_000)
+GAMES_PER_SECOND = 10     # README, Figures: about 700 moves a second, a few dozen moves a game
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge crosscheck",
+                        "The PDP-1 plays games against a reference player; every move is cross-checked.")
+    parser.add_argument("--games", type=GAMES, default=10, help="games to play (default 10)")
+    add_seed(parser, 1, "the seed that fixes every game")
+    add_jobs(parser)
+    parser.add_argument("--player", choices=("random", "search"), default="random", help="the PDP-1's opponent (random)")
+    parser.add_argument("--player-depth", type=DEPTH, default=3, help="depth of the search player (default 3)")
+    parser.add_argument("--level", type=LEVEL, default=3, help="the PDP-1's level (default 3; 0: its default level)")
+    parser.add_argument("--pits", type=PITS, help="fixed pits a side (default: 3 to 6 at random)")
+    parser.add_argument("--seeds", type=SEEDS, help="fixed seeds a pit (default: 2 to 6 at random)")
+    parser.add_argument("--all-variants", action="store_true", help="cycle the games through all 16 variant sets")
+    add_variant_flags(parser)
+    return parser
 
 
 def main(argv: list[str]) -> int:
-    parser = build_parser("python -m python_bridge crosscheck",
-                          "The PDP-1 plays games against a reference player; every move is cross-checked.")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=0, help="emulators in parallel (default: one per core)")
-    parser.add_argument("--player", choices=("random", "search"), default="random", help="the PDP-1's opponent")
-    parser.add_argument("--player-depth", type=int, default=3, help="depth of the search player (3)")
-    parser.add_argument("--level", type=int, default=3, choices=range(0, 21), metavar="0-20",
-                        help="the PDP-1's level (3; 0 = the default level)")
-    parser.add_argument("--pits", type=int, choices=range(1, 7), metavar="1-6", help="fixed pits a side")
-    parser.add_argument("--seeds", type=int, choices=range(1, 7), metavar="1-6", help="fixed seeds a pit")
-    parser.add_argument("--all-variants", action="store_true", help="cycle the games through all 16 variant sets")
-    add_variant_flags(parser)
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
 
     def body() -> int:
-        if args.games < 1:
-            raise UsageError("--games must be at least 1")
-        jobs = resolve_jobs(args.jobs)
+        jobs = resolve_jobs(args.jobs, args.games)
+        warn_if_long(args.games, GAMES_PER_SECOND, "games")
         variants = ALL_VARIANTS if args.all_variants else [variants_from(args)]
         specs = game_specs(args.seed, args.games, variants, args.player, args.player_depth,
                            args.level, args.pits, args.seeds)
@@ -39,7 +47,7 @@ def main(argv: list[str]) -> int:
               f"errors {tally.errors}  jobs {jobs}  seconds {seconds:.1f}  moves/s {tally.moves / seconds:.0f}")
         return 1 if tally.mismatches or tally.errors else 0
 
-    return run_guarded(body, (UsageError,))
+    return run_guarded(body, (UsageError,), needs_tape=True)
 
 
 if __name__ == "__main__":

@@ -2,22 +2,40 @@
 
 from __future__ import annotations
 
-from ..checking.fuzz import run_fuzz
-from .validators import UsageError, build_parser, resolve_jobs, run_guarded
+import argparse
+
+from ..checking.fuzz import GROUP_SIZE, run_fuzz
+from .validators import (UsageError, add_jobs, add_seed, bounded_int, new_parser, resolve_jobs, run_guarded,
+                         warn_if_long)
+
+# About 1,500 cases a second: ten million is a couple of hours, the most a run may ask for.
+MAX_CASES = 10_000_000
+CASES = bounded_int(1, MAX_CASES)
+GROUP = bounded_int(0, (MAX_CASES - 1) // GROUP_SIZE)
+CASES_PER_SECOND = 1500   # README, Figures: about 1,550 with one emulator, no faster with two
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge fuzz",
+                        "Diagnostic-mode differential fuzz: the PDP-1 against the reference.")
+    parser.add_argument("--cases", type=CASES, default=2000, help="command lines to type (default 2000)")
+    add_seed(parser, 1)
+    add_jobs(parser)
+    parser.add_argument("--group", type=GROUP, default=None,
+                        help=f"run only this group of the seed's cases (groups of {GROUP_SIZE}, from 0)")
+    return parser
 
 
 def main(argv: list[str]) -> int:
-    parser = build_parser("python -m python_bridge fuzz", "Diagnostic-mode differential fuzz: the PDP-1 against the reference.")
-    parser.add_argument("--cases", type=int, default=2000, help="command lines to type (default 2000)")
-    parser.add_argument("--seed", type=int, default=1, help="the seed that fixes every case (default 1)")
-    parser.add_argument("--jobs", type=int, default=0, help="emulators in parallel (default: one per core)")
-    parser.add_argument("--group", type=int, default=None, help="run only this group of the seed's cases")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
 
     def body() -> int:
-        if args.cases < 1:
-            raise UsageError("--cases must be at least 1")
-        jobs = resolve_jobs(args.jobs)
+        groups = -(-args.cases // GROUP_SIZE)
+        if args.group is not None and args.group >= groups:
+            raise UsageError(f"--group {args.group}: {args.cases} cases make groups 0 to {groups - 1}")
+        jobs = resolve_jobs(args.jobs, 1 if args.group is not None else groups)
+        if args.group is None:
+            warn_if_long(args.cases, CASES_PER_SECOND, "fuzz cases")
         outcome, seconds = run_fuzz(args.seed, args.cases, jobs, args.group)
         for mismatch in outcome.mismatches:
             print(mismatch.report(args.seed))
@@ -28,5 +46,4 @@ def main(argv: list[str]) -> int:
               f"jobs {jobs}  seconds {seconds:.1f}  cases/s {rate:.0f}")
         return 1 if outcome.mismatches or outcome.errors else 0
 
-    return run_guarded(body, (UsageError,))
-
+    return run_guarded(body, (UsageError,), needs_tape=True)

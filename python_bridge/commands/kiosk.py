@@ -6,22 +6,27 @@ museum kiosk"); the configuration file is described in ``kiosk.sample.toml``.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
-from pathlib import Path
 
-from .validators import build_parser, fail
+from .validators import fail, new_parser, readable_file
 from ..kiosk.config import ConfigError, KioskConfig, describe, load_config
 from ..kiosk.logs import setup_log
-from ..kiosk.server import serve
+from ..kiosk.server import serve   # aiohttp, the kiosk's extra: without it __main__ says so in one line
 from ..machine.simh import SimhError
 
 
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge kiosk",
+                        "Serve the museum kiosk: visitors play the emulated PDP-1 on a touch screen.")
+    parser.add_argument("--config", type=readable_file, metavar="FILE",
+                        help="the kiosk's configuration file (TOML; see kiosk.sample.toml)")
+    return parser
+
+
 def main(argv: list[str]) -> int:
-    parser = build_parser("python -m python_bridge kiosk",
-                          "Serve the museum kiosk: visitors play the emulated PDP-1 on a touch screen.")
-    parser.add_argument("--config", type=Path, help="the kiosk's configuration file (TOML; see kiosk.sample.toml)")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
         config = load_config(args.config) if args.config else KioskConfig()
     except ConfigError as bad:

@@ -2,41 +2,44 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import argparse
 
 from ..machine.front_panel import PanelSettings
 from ..play.terminal import RECORDS, play_at_terminal
 from . import demo
-from .validators import UsageError, add_variant_flags, build_parser, run_guarded, variants_from
+from .validators import (UsageError, add_board_options, add_first, add_records, add_variant_flags, new_parser,
+                         run_guarded, variants_from)
 
 
-def _authentic(args) -> int:
+def _authentic(args: argparse.Namespace) -> int:
     """1960 speed.  SIMH 3.8.1's throttle cannot give it for this program (it calibrates at full
     speed after every start and lets the typewriter's waits pass in no host time), so the paced
     show of the demonstration plays instead: the machine stepped at 200,000 instructions a second,
     the typewriter at 10 characters a second, the visitor at the keyboard, every move cross-checked."""
-    argv = ["--visitor", "--no-captions", "--first", "visitor" if args.first == "you" else "pdp-1",
+    argv = ["--visitor", "--no-captions", "--first", args.first,
             "--pits", str(args.pits), "--seeds", str(args.seeds), "--level", str(args.level),
-            "--out", str(args.records)]
+            "--records", str(args.records)]
     argv += variants_from(args).flags()
     return demo.main(argv)
 
 
-def main(argv: list[str]) -> int:
-    parser = build_parser("python -m python_bridge play", "Play Kalah against the emulated PDP-1.")
-    parser.add_argument("--pits", type=int, default=6, choices=range(1, 7), metavar="1-6", help="pits a side (6)")
-    parser.add_argument("--seeds", type=int, default=4, choices=range(1, 7), metavar="1-6", help="seeds a pit (4)")
-    parser.add_argument("--level", type=int, default=0, choices=range(0, 21), metavar="0-20",
-                        help="plies the PDP-1 searches; 0 (default): as deep as 10 s of 1960 thinking allows")
-    parser.add_argument("--first", choices=("you", "pdp-1"), default="you", help="who moves first (you)")
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge play", "Play Kalah against the emulated PDP-1.")
+    add_board_options(parser, pits=6, seeds=4, level=0,
+                      level_help="plies the PDP-1 searches; 0: as deep as 10 s of 1960 thinking allows")
+    add_first(parser, "visitor", "visitor (you, the default) or pdp-1")
     parser.add_argument("--authentic", action="store_true",
                         help="1960 speed: 200,000 instructions a second, the typewriter at 10 characters a second "
                              "(the demonstration's paced show, with you at the typewriter)")
-    parser.add_argument("--records", type=Path, default=RECORDS, help="where game records are saved (records/)")
+    add_records(parser, RECORDS, "game records")
     add_variant_flags(parser)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
     if args.authentic:
         return _authentic(args)
     panel = PanelSettings(pits=args.pits, seeds=args.seeds, depth=args.level, variants=variants_from(args),
                           pdp1_first=args.first == "pdp-1")
-    return run_guarded(lambda: play_at_terminal(panel, args.records), (UsageError,))
+    return run_guarded(lambda: play_at_terminal(panel, args.records), (UsageError,), needs_tape=True)

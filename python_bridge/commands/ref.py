@@ -12,22 +12,30 @@ answers a line starting ``error`` and the batch goes on.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
-from .validators import UsageError, add_variant_flags, build_parser, run_guarded, variants_from
+from .validators import (PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
+                         variants_from)
 from ..reference.rules import RulesError, Variants, play
 from ..reference.search import SearchError, best_move, level_move
 from ..reference.notation import NotationError, format_position, parse_position
 
 INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
+MAX_DIGITS = 18          # pits and depths are small; a longer number is refused before int() sees it
+# The largest starts solved in minutes here (pits x seeds): Kalah(4,5), (5,4), (6,3) take minutes,
+# Kalah(6,6) grows by 30 MB every 5 s for hours.  Larger ones need --anyway.
+SOLVE_LIMIT = 20
 
 
 def _int_arg(text: str, what: str) -> int:
     """A decimal integer with at most one leading minus sign (range checks are the rules' job)."""
     digits = text[1:] if text.startswith("-") else text
     if not (digits.isascii() and digits.isdigit()):
-        raise UsageError(f"{what} must be a number, not {text!r}")
+        raise UsageError(f"{what} must be a number, not {shown(text)}")
+    if len(digits) > MAX_DIGITS:
+        raise UsageError(f"{what} must be a number of at most {MAX_DIGITS} digits, not one of {len(digits):,}")
     return int(text)
 
 
@@ -47,7 +55,10 @@ def answer_best(position_text: str, depth_text: str, variants: Variants) -> str:
 
 
 def answer_batch_line(line: str, variants: Variants) -> str:
-    """Answer one batch command: ``move <position> <pit>`` or ``best <position> <depth>``."""
+    """Answer one batch command: ``move <position> <pit>`` or ``best <position> <depth>``.
+
+    Whatever the line holds, the answer is one line: ``error ...`` for a bad one, so a
+    batch goes on past it."""
     words = line.strip().split(" ", 1)
     if len(words) != 2 or words[0] not in ("move", "best"):
         return "error expected 'move <position> <pit>' or 'best <position> <depth>'"
@@ -57,32 +68,57 @@ def answer_batch_line(line: str, variants: Variants) -> str:
             return answer_move(head, last, variants)
         return answer_best(head, last, variants)
     except INPUT_ERRORS as exc:
-        return f"error {exc}"
+        return "error " + " ".join(str(exc).split())
+
+
+def _stdin_lines():
+    """stdin's lines as text; bytes that are not UTF-8 become U+FFFD (answered ``error``, not a traceback)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:
+        yield from sys.stdin
+        return
+    for raw in binary:
+        yield raw.decode("utf-8", "replace")
+
+
+def check_solve_size(pits: int, seeds: int, anyway: bool) -> None:
+    if pits * seeds > SOLVE_LIMIT and not anyway:
+        raise UsageError(f"Kalah({pits},{seeds}) would run for hours and take gigabytes: starts up to "
+                         f"pits x seeds = {SOLVE_LIMIT} are solved in minutes (--anyway to try)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge ref", "The Kalah reference engine.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=type(parser), metavar="COMMAND")
+
+    p_move = sub.add_parser("move", help="play a pit and print the resulting position",
+                            description="Play a pit and print the resulting position.")
+    p_move.add_argument("position", help='a position, e.g. "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"')
+    p_move.add_argument("pit", help="the pit to play, 1 to the pits a side")
+    add_variant_flags(p_move)
+
+    p_best = sub.add_parser("best", help="search a position: best <pit> value <v> nodes <k>",
+                            description="Search a position: best <pit> value <v> nodes <k>.")
+    p_best.add_argument("position", help='a position, e.g. "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"')
+    p_best.add_argument("depth", help="plies to search, 1 to 20, or 'level' for the PDP-1's default level")
+    add_variant_flags(p_best)
+
+    p_solve = sub.add_parser("solve", help="the exact value of a starting position",
+                             description="The exact value of a starting position under perfect play.")
+    p_solve.add_argument("--pits", type=PITS, required=True, help="pits a side")
+    p_solve.add_argument("--seeds", type=SEEDS, required=True, help="seeds a pit")
+    p_solve.add_argument("--anyway", action="store_true",
+                         help=f"solve even a start larger than pits x seeds = {SOLVE_LIMIT} (hours, gigabytes)")
+    add_variant_flags(p_solve)
+
+    p_batch = sub.add_parser("batch", help="answer move/best commands read from stdin, one a line",
+                             description="Answer move/best commands read from stdin, one a line.")
+    add_variant_flags(p_batch)
+    return parser
 
 
 def main(argv: list[str]) -> int:
-    parser = build_parser("python -m python_bridge ref", "The Kalah reference engine.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=type(parser))
-
-    p_move = sub.add_parser("move", help="play a pit and print the resulting position")
-    p_move.add_argument("position")
-    p_move.add_argument("pit")
-    add_variant_flags(p_move)
-
-    p_best = sub.add_parser("best", help="search a position: best <pit> value <v> nodes <k>")
-    p_best.add_argument("position")
-    p_best.add_argument("depth")
-    add_variant_flags(p_best)
-
-    p_solve = sub.add_parser("solve", help="the exact value of a starting position")
-    p_solve.add_argument("--pits", type=int, required=True)
-    p_solve.add_argument("--seeds", type=int, required=True)
-    add_variant_flags(p_solve)
-
-    p_batch = sub.add_parser("batch", help="answer move/best commands read from stdin, one a line")
-    add_variant_flags(p_batch)
-
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     variants = variants_from(args)
 
     def run() -> int:
@@ -93,12 +129,13 @@ def main(argv: list[str]) -> int:
         elif args.command == "solve":
             from ..reference.solver import solve_start
 
+            check_solve_size(args.pits, args.seeds, args.anyway)
             began = time.perf_counter()
             value = solve_start(args.pits, args.seeds, variants)
             took = time.perf_counter() - began
             print(f"value {value} pits {args.pits} seeds {args.seeds} time {took:.2f}s")
         else:
-            for line in sys.stdin:
+            for line in _stdin_lines():
                 if line.strip():
                     print(answer_batch_line(line.rstrip("\n"), variants), flush=True)
         return 0

@@ -1,34 +1,128 @@
-"""Shared command-line plumbing: variant flags, friendly errors, exit codes.
+"""Shared command-line plumbing: the options every command spells alike, their ranges, one-line errors.
 
 Every command of the bridge reports bad input as one clear line on stderr and
-exit status 2, never a traceback; these helpers make that uniform.
+exit status 2, never a traceback, and refuses before any work starts what it
+cannot do (a folder it could not write its records in, more emulators than
+the machine can run, a game count that would run for years).  The same option
+has the same name, range and values in every command: ``--pits``, ``--seeds``,
+``--level``, ``--seed``, ``--jobs``, ``--first visitor|pdp-1``, ``--records``.
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import os
 import sys
-from typing import Callable, NoReturn
+import tempfile
+from pathlib import Path
+from typing import Callable
 
-from ..reference.rules import Variants
+from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_float, bounded_int, short_line, shown
 
-EXIT_USAGE = 2
+from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
+from ..reference.search import MAX_DEPTH, MIN_DEPTH
+
+__all__ = ["EXIT_USAGE", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int",
+           "bounded_float", "shown"]
+
+JOBS_PER_CORE = 4                      # emulators a core may be given (they mostly wait on each other)
+CORES = os.cpu_count() or 1
+MAX_JOBS = CORES * JOBS_PER_CORE
+MAX_SEED = 999_999_999
+
+PITS = bounded_int(MIN_PITS, MAX_PITS)
+SEEDS = bounded_int(MIN_SEEDS, MAX_SEEDS)
+LEVEL = bounded_int(0, MAX_DEPTH)      # 0: the program's default level
+DEPTH = bounded_int(MIN_DEPTH, MAX_DEPTH)
+SEED = bounded_int(0, MAX_SEED)
+JOBS = bounded_int(0, MAX_JOBS)
+
+FIRST_CHOICES = ("visitor", "pdp-1")
+FIRST_ALIASES = {"you": "visitor"}     # play's old spelling
 
 
 class UsageError(ValueError):
     """Command-line input that makes no sense (reported on one line, exit 2)."""
 
 
-class FriendlyParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line naming the program, then exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+class FriendlyParser(OneLineParser):
+    """The bridge's parser: one-line errors naming the program, exit 2, ranges in --help."""
 
 
-def build_parser(prog: str, description: str) -> FriendlyParser:
+def new_parser(prog: str, description: str) -> FriendlyParser:
+    """A command's parser; its description is the command's line in ``python -m python_bridge --help``."""
     return FriendlyParser(prog=prog, description=description)
+
+
+build_parser = new_parser   # the older name, still used by commands written before new_parser
+
+
+# ------------------------------------------------------------------------ the shared options
+
+def add_board_options(parser: argparse.ArgumentParser, *, pits: int, seeds: int, level: int,
+                      level_help: str = "plies the PDP-1 searches; 0: its default level") -> None:
+    """``--pits``, ``--seeds`` and ``--level`` with the program's own ranges."""
+    parser.add_argument("--pits", type=PITS, default=pits, help=f"pits a side (default {pits})")
+    parser.add_argument("--seeds", type=SEEDS, default=seeds, help=f"seeds a pit (default {seeds})")
+    parser.add_argument("--level", type=LEVEL, default=level, help=f"{level_help} (default {level})")
+
+
+def add_seed(parser: argparse.ArgumentParser, default: int, what: str = "the seed that fixes every case") -> None:
+    parser.add_argument("--seed", type=SEED, default=default, help=f"{what} (default {default})")
+
+
+def add_jobs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs", type=JOBS, default=0,
+                        help=f"emulators in parallel (default 0: one per core; at most {JOBS_PER_CORE} "
+                             f"per core, and never more than there is work)")
+
+
+def first_mover(text: str) -> str:
+    """``--first``: ``visitor`` or ``pdp-1`` (``you`` is accepted for ``visitor``)."""
+    return FIRST_ALIASES.get(text, text)
+
+
+def add_first(parser: argparse.ArgumentParser, default: str | None, what: str) -> None:
+    parser.add_argument("--first", type=first_mover, choices=FIRST_CHOICES, default=default,
+                        help=f"who moves first: {what} ('you' means visitor)")
+
+
+def writable_folder(text: str) -> Path:
+    """``type=`` for an output folder: it exists or is made, and a file can be written in it.
+
+    Checked while the arguments are read, so a visitor never plays a whole game
+    whose record then cannot be saved.
+    """
+    if not text or "\0" in text:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a folder name")
+    path = Path(text)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(
+            f"cannot write in the folder {shown(text)}: {exc.strerror or exc}") from None
+    return path
+
+
+def readable_file(text: str) -> Path:
+    """``type=`` for an input file (a caption script, a configuration): it must open for reading."""
+    if not text or "\0" in text:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a file name")
+    path = Path(text)
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {shown(text)}: {exc.strerror or exc}") from None
+    return path
+
+
+def add_records(parser: argparse.ArgumentParser, default: Path, what: str) -> None:
+    """``--records DIR`` (``--out`` is the same option under its old name)."""
+    parser.add_argument("--records", "--out", dest="records", type=writable_folder, default=str(default),
+                        metavar="DIR", help=f"the folder {what} go in (made if missing; default records/)")
 
 
 def add_variant_flags(parser: argparse.ArgumentParser) -> None:
@@ -48,15 +142,29 @@ def variants_from(args: argparse.Namespace) -> Variants:
     )
 
 
+# ------------------------------------------------------------------------ running a command
+
 def fail(message: str) -> int:
     """Print ``message`` as a one-line error on stderr and return the usage exit status."""
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {short_line(str(message))}", file=sys.stderr)
     return EXIT_USAGE
 
 
-def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException], ...]) -> int:
-    """Run a command body, turning bad-input exceptions into a one-line error and exit 2."""
+def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException], ...], *,
+                needs_tape: bool = False) -> int:
+    """Run a command body, turning bad-input exceptions into a one-line error and exit 2.
+
+    ``needs_tape``: first make sure ``build/kalah.rim`` is sound (punched again from the
+    sources when it is damaged); a tape that cannot be had is one line and exit 1."""
     try:
+        if needs_tape:
+            from ..machine.kalah_program import TapeDamaged, ensure_tape  # not for ref: no emulator there
+
+            try:
+                ensure_tape()
+            except TapeDamaged as exc:
+                print(f"error: {short_line(str(exc))}", file=sys.stderr)
+                return 1
         return body()
     except input_errors as exc:
         return fail(str(exc))
@@ -65,10 +173,19 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
         return 130
 
 
-def resolve_jobs(jobs: int) -> int:
-    """``--jobs``: 0 means one per core."""
-    if jobs == 0:
-        return multiprocessing.cpu_count()
-    if jobs < 0:
-        raise UsageError("--jobs must be 0 (one per core) or more")
-    return jobs
+def warn_if_long(count: int, per_second: float, what: str) -> None:
+    """One line on stderr, before the work starts, when ``count`` items at about ``per_second``
+    (the README's figures, two cores) will take more than ten minutes."""
+    seconds = count / per_second
+    if seconds > 600:
+        span = f"{seconds / 3600:.1f} hours" if seconds >= 3600 else f"{seconds / 60:.0f} minutes"
+        print(f"note: {count:,} {what} take about {span} here (Ctrl-C stops them)", file=sys.stderr)
+
+
+def resolve_jobs(jobs: int, work: int | None = None) -> int:
+    """``--jobs``: 0 means one per core; never more than ``MAX_JOBS``, nor than ``work`` items."""
+    if not 0 <= jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be 0 (one per core) to {MAX_JOBS}, not {jobs}")
+    jobs = jobs or CORES
+    return max(1, min(jobs, work)) if work is not None else jobs
+

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from tools.papertape import parse_tape
 
 from .front_panel import PanelSettings
 from ..reference.rules import Position
@@ -35,28 +38,80 @@ def source_paths() -> list[Path]:
 SYMBOLS = BUILD_DIR / "kalah.sym.json"
 
 
-def ensure_tape() -> Path:
-    """Assemble ``build/kalah.rim`` with tools.macro if it is missing or older than its sources.
+class TapeDamaged(SimhError):
+    """``build/kalah.rim`` fails its own check (a bad checksum, a cut) and cannot be punched again."""
+
+
+_SOUND: set[tuple[int, int, int]] = set()   # (mtime_ns, size, inode) of tapes already verified
+
+
+def tape_problem(path: Path) -> str | None:
+    """What is wrong with the tape at ``path`` as our own reader reads it (None: it is sound).
+
+    The reader (tools.papertape) sums every block as the loader will, so a damaged tape is
+    named block by block before SIMH's loader halts on it at 7775 with no word of why.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    tape = parse_tape(data)
+    problems = [str(error) for error in tape.errors] + [f"will not load: {hazard}" for hazard in tape.hazards]
+    if not problems:
+        return None
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return problems[0] + more
+
+
+def _verified(path: Path) -> str | None:
+    info = path.stat()
+    key = (info.st_mtime_ns, info.st_size, info.st_ino)
+    if key in _SOUND:
+        return None
+    problem = tape_problem(path)
+    if problem is None:
+        _SOUND.add(key)
+    return problem
+
+
+def ensure_tape(build_dir: Path = BUILD_DIR, source_dir: Path = SOURCE_DIR) -> Path:
+    """``build/kalah.rim``, sound: assembled with tools.macro if it is missing, older than its
+    sources, or damaged (every block's checksum verified before it is booted).
 
     The symbol table goes beside it (``kalah.sym.json``): the bridge finds the
-    program's variables and entry points there, to examine or deposit them.
+    program's variables and entry points there, to examine or deposit them.  A
+    damaged tape is reported on one line (which block) and punched again from
+    ``pdp1_src/``; without the sources it raises ``TapeDamaged``.
     """
-    sources = source_paths()
-    fresh = [TAPE, SYMBOLS]
-    if all(f.exists() for f in fresh) and all(
+    tape, symbols = build_dir / TAPE.name, build_dir / SYMBOLS.name
+    sources = [source_dir / name for name in SOURCE_FILES]
+    have_sources = all(src.is_file() for src in sources)
+    fresh = [tape, symbols]
+    if all(f.exists() for f in fresh) and (not have_sources or all(
         f.stat().st_mtime >= src.stat().st_mtime for f in fresh for src in sources
-    ):
-        return TAPE
+    )):
+        problem = _verified(tape)
+        if problem is None:
+            return tape
+        if not have_sources:
+            raise TapeDamaged(f"{tape} is damaged: {problem}; the sources to punch it again "
+                              f"({source_dir}) are missing")
+        print(f"{tape} is damaged: {problem}; punching it again from {source_dir.name}/", file=sys.stderr)
+    elif not have_sources:
+        raise TapeDamaged(f"{tape} is missing and so are the sources to punch it ({source_dir})")
     from tools.macro import assemble
 
-    program = assemble([(str(p.relative_to(ROOT)), p.read_bytes()) for p in sources])
+    program = assemble([(str(p.relative_to(source_dir.parent)), p.read_bytes()) for p in sources])
     if not program.ok or program.tape is None:
         raise SimhError(f"the Kalah source does not assemble:\n{program.messages}")
-    BUILD_DIR.mkdir(exist_ok=True)
-    TAPE.write_bytes(program.tape)
-    TAPE.with_suffix(".lst").write_text(program.listing, encoding="latin-1")
-    SYMBOLS.write_text(json.dumps(program.symbols, indent=0, sort_keys=True))
-    return TAPE
+    build_dir.mkdir(parents=True, exist_ok=True)
+    tape.write_bytes(program.tape)
+    tape.with_suffix(".lst").write_text(program.listing, encoding="latin-1")
+    symbols.write_text(json.dumps(program.symbols, indent=0, sort_keys=True))
+    problem = _verified(tape)
+    if problem is not None:  # the assembler punched a tape our reader refuses: a bug to report, not boot
+        raise TapeDamaged(f"{tape} as just punched fails its check: {problem}")
+    return tape
 
 
 def program_symbols() -> dict[str, int]:

@@ -13,8 +13,11 @@ import argparse
 import sys
 import time
 
+from .arguments import OneLineParser, whole_number
 from .rules import start_position
-from .search import best_move
+from .search import MIN_DEPTH, best_move
+
+DEPTH = whole_number(MIN_DEPTH, 12)   # depth 12 already takes minutes a repeat
 
 
 def measure(depth: int, repeats: int) -> tuple[int, float]:
@@ -31,12 +34,23 @@ def measure(depth: int, repeats: int) -> tuple[int, float]:
     return nodes, fastest
 
 
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="python -m python_bridge.reference.benchmark",
+                           description=__doc__.splitlines()[0].split(": ", 1)[-1])
+    parser.add_argument("--min-depth", type=DEPTH, metavar=DEPTH.__name__, default=4,
+                        help="first depth timed (default 4)")
+    parser.add_argument("--max-depth", type=DEPTH, metavar=DEPTH.__name__, default=8,
+                        help="last depth timed (default 8)")
+    parser.add_argument("--repeats", type=whole_number(1, 100), metavar="1-100", default=7,
+                        help="runs of each depth, the fastest counts (default 7)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m python_bridge.reference.benchmark", description=__doc__)
-    parser.add_argument("--min-depth", type=int, default=4)
-    parser.add_argument("--max-depth", type=int, default=8)
-    parser.add_argument("--repeats", type=int, default=7)
+    parser = build_parser()
     args = parser.parse_args(argv)
+    if args.min_depth > args.max_depth:
+        parser.error(f"--min-depth {args.min_depth} is deeper than --max-depth {args.max_depth}")
 
     print("reference search from 4 4 4 4 4 4 0 4 4 4 4 4 4 0 s (standard rules)")
     print(f"{'depth':>5} {'nodes':>9} {'seconds':>9} {'nodes/s':>9}")

@@ -26,6 +26,11 @@ def format_position(position: Position) -> str:
     return " ".join(str(c) for c in position.board) + " " + position.to_move
 
 
+def _quoted(word: str, limit: int = 16) -> str:
+    """A word as an error message shows it: quoted, and cut short when long (one line, not 100,000 digits)."""
+    return repr(word) if len(word) <= limit else f"{word[:limit]!r}... ({len(word):,} characters)"
+
+
 def parse_position(text: str) -> Position:
     """Parse the notation strictly: single spaces, 4 to 14 counts, a side letter.
 
@@ -41,11 +46,11 @@ def parse_position(text: str) -> Position:
         raise NotationError("a position needs its counts and the side to move")
     *counts_text, side = fields
     if side not in SIDES:
-        raise NotationError(f"side to move must be s, n or e, not {side!r}")
+        raise NotationError(f"side to move must be s, n or e, not {_quoted(side)}")
     counts = []
     for field in counts_text:
         if not (field.isascii() and field.isdigit() and len(field) <= 2):
-            raise NotationError(f"{field!r} is not a count")
+            raise NotationError(f"{_quoted(field)} is not a count")
         counts.append(int(field))
     if len(counts) % 2 or not MIN_PITS <= len(counts) // 2 - 1 <= MAX_PITS:
         raise NotationError(
@@ -76,5 +81,5 @@ def parse_record(text: str) -> list[int | str]:
         elif word.isdigit() and word.isascii() and 1 <= int(word) <= MAX_PITS:
             moves.append(int(word))
         else:
-            raise NotationError(f"{word!r} is not a pit or swap")
+            raise NotationError(f"{_quoted(word)} is not a pit or swap")
     return moves

@@ -14,7 +14,9 @@ import subprocess
 import sys
 import time
 
+from .arguments import OneLineParser, seconds, whole_number
 from .published import check_empty_capture, outcome
+from .rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS
 
 # Rule sets as ``ref solve`` flags; the name is what the table prints.
 RULE_SETS = {
@@ -30,7 +32,9 @@ RULE_SETS = {
 
 def solve_one(m: int, n: int, flags: list[str], limit: float) -> tuple[int | None, float]:
     """The value (None on time-out) and the seconds ``ref solve`` took."""
-    command = [sys.executable, "-m", "python_bridge", "ref", "solve", "--pits", str(m), "--seeds", str(n), *flags]
+    # --anyway: ref solve refuses the large starts, but here our own time limit stops them
+    command = [sys.executable, "-m", "python_bridge", "ref", "solve", "--pits", str(m), "--seeds", str(n),
+               "--anyway", *flags]
     began = time.perf_counter()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=limit, check=True)
@@ -40,13 +44,22 @@ def solve_one(m: int, n: int, flags: list[str], limit: float) -> tuple[int | Non
     return int(words[1]), float(words[-1].rstrip("s"))
 
 
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="python -m python_bridge.reference.solve_table",
+                           description="Solve many Kalah(m, n) starts and compare with the literature.")
+    parser.add_argument("--rules", nargs="+", default=list(RULE_SETS), choices=list(RULE_SETS),
+                        help="rule sets to solve (default: all)")
+    parser.add_argument("--max-pits", type=whole_number(MIN_PITS, MAX_PITS), metavar=f"{MIN_PITS}-{MAX_PITS}",
+                        default=6, help="largest pits a side (default 6)")
+    parser.add_argument("--max-seeds", type=whole_number(MIN_SEEDS, MAX_SEEDS), metavar=f"{MIN_SEEDS}-{MAX_SEEDS}",
+                        default=6, help="largest seeds a pit (default 6)")
+    parser.add_argument("--limit", type=seconds(1, 86400), metavar="1-86400", default=300.0,
+                        help="seconds allowed per configuration (default 300)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m python_bridge.reference.solve_table", description=__doc__)
-    parser.add_argument("--rules", nargs="*", default=list(RULE_SETS), choices=list(RULE_SETS))
-    parser.add_argument("--max-pits", type=int, default=6)
-    parser.add_argument("--max-seeds", type=int, default=6)
-    parser.add_argument("--limit", type=float, default=300.0, help="seconds allowed per configuration")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
 
     print("| m | n | rules | value | time | published |")
     print("|---|---|-------|-------|------|-----------|")

@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tools.cli_args import OneLineParser, bounded_int
+
 MACRO1 = "/usr/bin/macro1"
 
 
@@ -111,17 +113,26 @@ def measure(name: str, sources: list[Path], runs: int) -> float:
     return ratio
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="best of this many runs")
-    parser.add_argument("--lines", type=int, default=20000, help="lines of the generated source")
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="python -m tools.macro.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=bounded_int(1, 100), default=3, help="best of this many runs (default 3)")
+    parser.add_argument("--lines", type=bounded_int(1, 1_000_000), default=20000,
+                        help="lines of the generated source (default 20000)")
     parser.add_argument("sources", nargs="*", type=Path, help="one program's source files")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
+    missing = [str(path) for path in args.sources if not path.is_file()]
+    if missing:
+        parser.error(f"no such source file: {missing[0]}")
     with tempfile.TemporaryDirectory(prefix="bench-src-") as tmp:
         generated = Path(tmp) / "bench.mac"
         generated.write_text(generated_source(args.lines))
         measure("generated", [generated], args.runs)
-    existing = [path for path in args.sources if path.exists()]
+    existing = args.sources
     if existing:
         measure(" ".join(path.name for path in existing[:2]) + (" ..." if len(existing) > 2
                                                                 else ""), existing, args.runs)

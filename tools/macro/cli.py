@@ -32,6 +32,13 @@ USAGE = """\
 """
 
 
+HELP = """\
+usage: python -m tools.macro [-d -m -p -r -s -x] [-S symfile] [-o DIR] file ...
+The PDP-1 cross-assembler, byte for byte as macro1: the files are one source; the tape
+(.rim), listing (.lst) and other outputs are named after the first file.
+""" + USAGE + " -o DIR -- write the outputs in DIR (made if missing) instead of beside the first file\n"
+
+
 class Usage(Exception):
     """Bad command line: message, exit status."""
 
@@ -100,6 +107,11 @@ def parse(argv: Sequence[str]) -> tuple[Options, str | None, list[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--help"]:
+        # macro1 answers "unknown flag: (null)" and 255; a user asking for help gets it.  Every
+        # other unknown flag, -h included, keeps macro1's answer.
+        sys.stdout.write(HELP)
+        return 0
     try:
         options, out_dir, paths = parse(args)
     except Usage as problem:

@@ -1,0 +1,35 @@
+"""The Makefile as a first-time user meets it: ``make`` alone is ``make help``, which lists every target."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["make", "--no-print-directory", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_make_alone_is_make_help_and_lists_every_target() -> None:
+    alone, help_ = make(), make("help")
+    assert alone.returncode == help_.returncode == 0 and alone.stdout == help_.stdout and alone.stderr == ""
+    listed = re.findall(r"^  make ([\w-]+):", help_.stdout, re.M)
+    phony = re.search(r"^\.PHONY: (.*)$", (ROOT / "Makefile").read_text(), re.M).group(1).split()
+    assert sorted(listed) == sorted(phony) and {"setup", "clean", "help"} <= set(listed)
+
+
+def test_setup_modes_install_only_what_the_target_needs() -> None:
+    """make play sets up for playing only; make test (and fuzz-asm) for testing; the kiosk's for the kiosk."""
+    def mode_of(target: str) -> str:
+        dry = make("-n", target, "ARGS=--help", "GAMES=1")  # -n: the commands are shown, not run
+        found = re.search(r"scripts/bootstrap.sh (\w+)", dry.stdout)
+        assert found, dry.stdout + dry.stderr
+        return found.group(1)
+
+    assert {target: mode_of(target) for target in ("play", "demo", "build", "test", "kiosk", "soak", "fuzz-asm")} \
+        == {"play": "play", "demo": "play", "build": "play", "test": "test", "kiosk": "kiosk", "soak": "kiosk",
+            "fuzz-asm": "test"}
