@@ -94,7 +94,7 @@ def test_attract_games_differ_and_every_move_is_checked(tmp_path, kalah_tape) ->
 
 
 def test_paced_thinking_shows_the_console_lights_in_1960_time(tmp_path, kalah_tape) -> None:
-    """Paced at 50,000 instructions a second, the PDP-1's thinking is sampled several times; the
+    """Paced at 50,000 memory cycles a second, the PDP-1's thinking is sampled several times; the
     lights are real registers (PC inside the program), the time grows, and it is 1960 time."""
     with Harness(tmp_path, level=6, think_rate=50_000) as h:
         h.wait(lambda: any(m.get("done") for m in list(h.messages) if m["type"] == "lights"), what="a thought")
@@ -104,7 +104,7 @@ def test_paced_thinking_shows_the_console_lights_in_1960_time(tmp_path, kalah_ta
     top = max(program_symbols().values())
     assert all(0o100 <= m["pc"] <= top and 0 <= m["ac"] < 2**18 and 0 <= m["pf"] < 64 for m in first_thought)
     seconds = [m["seconds"] for m in first_thought]
-    assert seconds == sorted(seconds) and seconds[-1] > 0.05  # instructions / 200,000
+    assert seconds == sorted(seconds) and seconds[-1] > 0.05  # memory cycles / 200,000
     assert len({(m["ac"], m["pc"]) for m in first_thought}) > 1  # the lamps change as it thinks
 
 
