@@ -213,7 +213,7 @@ def summary(outcome: GameOutcome, thoughts: list[Thought], wall: float, restarts
     lines.append(f"  {len(outcome.record)} moves, {outcome.moves_checked} cross-checked against the reference engine "
                  f"({outcome.choices_checked} of them the PDP-1's choices)")
     if thoughts:
-        longest = max(thoughts, key=lambda t: t.instructions)
+        longest = max(thoughts, key=lambda t: t.cycles)
         lines.append(f"  the PDP-1 thought {format_seconds(sum(t.seconds for t in thoughts))} s of 1960 time in "
                      f"{len(thoughts)} moves (longest {format_seconds(longest.seconds)} s, move {longest.move})")
     minutes, seconds = divmod(int(round(wall)), 60)

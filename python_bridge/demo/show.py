@@ -217,7 +217,8 @@ class Presenter:
             self.thoughts.append(thought)
             self._thought = None
             values.update(depth=thought.depth, positions=f"{thought.positions:,}",
-                          seconds=format_seconds(thought.seconds), instructions=f"{thought.instructions:,}")
+                          seconds=format_seconds(thought.seconds), instructions=f"{thought.instructions:,}",
+                          cycles=f"{thought.cycles:,}")
         if isinstance(event, Move):
             values.update(pit=event.pit, sown=before.board[pit_index(before.pits, side, event.pit)],
                           captured=event.captured)
