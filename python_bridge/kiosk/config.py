@@ -37,7 +37,7 @@ class KioskConfig:
 
     pits: int = 6
     seeds: int = 4
-    level: int = 0  # 0: the PDP-1's default level (about 7-9 s of 1960 thinking a move)
+    level: int = 0  # 0: the PDP-1's default level (at most 10 s of 1960 thinking a move, 6-8 s mostly)
     variants: Variants = field(default_factory=Variants)
     first: str = "visitor"  # who moves first in a visitor's game: visitor, pdp-1, alternate
     speed: str = "authentic"  # authentic: 1960 pace; fast: as fast as the host runs
