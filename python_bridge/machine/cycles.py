@@ -2,7 +2,7 @@
 
 Why: SIMH 3.8.1 charges one time unit for every instruction, but the real
 machine did not.  The PDP-1 Handbook (1960-61) gives a 5 us memory cycle and
-these times, which are the whole table used here (``TIMING``):
+these times, the whole table used here:
 
 * memory-reference instructions (``and ior xor lac lio dac dap dip dio dzm
   add sub idx isp sad sas``, and the basic machine's multiply and divide
@@ -48,11 +48,14 @@ API (small and stable; other modules build on it):
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .simh import BreakpointReached, MachineStopped, Simh, SimhError, SimhTimeout
+import pexpect
+
+from .simh import BreakpointReached, MachineStopped, Simh, SimhDied, SimhError, SimhTimeout
 
 CYCLE_MICROSECONDS = 5
 CYCLES_PER_SECOND = 200_000
@@ -64,8 +67,6 @@ MEMORY_REFERENCE = frozenset(
     "AND IOR XOR LAC LIO DAC DAP DIP DIO DZM ADD SUB IDX ISP SAD SAS MUL DIV".split())
 JUMPS = frozenset(("JMP", "JSP"))
 TWO_CYCLE_CALLS = frozenset(("JDA", "CAL"))
-TIMING = {"memory reference": 2, "jmp jsp": 1, "jda cal": 2, "law skip shift operate iot": 1, "xct": 1,
-          "indirect level": 1}
 
 
 class CycleCountError(SimhError):
@@ -224,8 +225,6 @@ def _read_listing(sim: Simh, command: str, timeout: float) -> str:
     in large blocks and looks only at the end for the prompt; the listing is
     not copied into the transcript.
     """
-    import time
-
     child = sim.child
     child.send(command + "\r")
     parts: list[str] = []
@@ -237,16 +236,11 @@ def _read_listing(sim: Simh, command: str, timeout: float) -> str:
             raise SimhTimeout(f"no answer to {command!r} in time", sim.tail())
         try:
             chunk = child.read_nonblocking(1 << 20, timeout=remaining)
-        except Exception as exc:  # pexpect.TIMEOUT or EOF
-            import pexpect
-
-            if isinstance(exc, pexpect.TIMEOUT):
-                continue
-            if isinstance(exc, pexpect.EOF):
-                from .simh import SimhDied
-
-                raise SimhDied("the pdp1 process exited", sim.tail()) from None
-            raise
+        except pexpect.TIMEOUT:
+            continue
+        except pexpect.EOF:
+            sim.running = False
+            raise SimhDied("the pdp1 process exited", sim.tail()) from None
         parts.append(chunk)
         tail = (tail + chunk)[-16:]
         if tail.endswith("sim> "):
