@@ -24,7 +24,7 @@ from .fuzz import run_fuzz
 from .thinking import Measured, Thinker
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import KalahMachine, ensure_tape, program_symbols
-from ..reference.rules import ENDED, start_position, play
+from ..reference.rules import ENDED, NORTH, SOUTH, start_position, play
 from ..reference.search import NODE_BUDGET, best_move
 from .session import PlaySession, RandomVisitor
 
@@ -53,6 +53,31 @@ def sample_positions(count: int, seed: int) -> list:
             pit = rng.choice(pos.legal_pits()) if ply < 3 else best_move(pos, rng.choice((2, 4))).pit
             pos = play(pos, pit).position
     rng.shuffle(positions)
+    return positions[:count]
+
+
+def varied_positions(count: int, seed: int, per_game: int = 8) -> list:
+    """Positions of many different normal 6-pit, 4-seed games, at most ``per_game`` from each.
+
+    Why: the default level's promise holds in every position of normal games,
+    so its sample spans many games -- random openings of one to four moves,
+    then players of unequal strength (searching 1 to 5 plies) -- and every
+    stage of them, from the opening to the last moves.
+    """
+    rng = random.Random(seed)
+    positions: list = []
+    while len(positions) < count:
+        pos = start_position(6, 4)
+        opening = rng.randint(1, 4)
+        depth = {SOUTH: rng.randint(1, 5), NORTH: rng.randint(1, 5)}
+        game = []
+        for ply in range(200):
+            if pos.to_move == ENDED:
+                break
+            game.append(pos)
+            pit = rng.choice(pos.legal_pits()) if ply < opening else best_move(pos, depth[pos.to_move]).pit
+            pos = play(pos, pit).position
+        positions += rng.sample(game, min(per_game, len(game)))
     return positions[:count]
 
 
@@ -118,12 +143,12 @@ def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -
               f"= {fig.instructions / fig.nodes:6.1f} instructions a position, {fig.cycles:9d} cycles "
               f"= {fig.cycles / fig.nodes:6.1f} cycles a position ({fig.cycles / fig.instructions:.2f} an instruction)")
 
-    level_positions = sample_positions(level_count, seed + 1)
+    level_positions = varied_positions(level_count, seed)
     moves = measure_default_level(level_positions)
     secs = sorted(m.seconds for m in moves)
     worst = max(moves, key=lambda m: m.cycles)
-    print(f"\ndefault level (deepening within {NODE_BUDGET} positions), {len(moves)} positions of seeded "
-          "6-pit, 4-seed games (think, as play mode thinks):")
+    print(f"\ndefault level (deepening within {NODE_BUDGET} positions), {len(moves)} positions, at most 8 "
+          "from each of many seeded 6-pit, 4-seed games (think, as play mode thinks):")
     print(f"  true 1960 seconds a move (memory cycles of 5 us): median {statistics.median(secs):.2f}, "
           f"worst {secs[-1]:.2f} ({worst.cycles} cycles, {worst.instructions} instructions; "
           f"the promise: {PROMISE_CYCLES} cycles, 10.00 s)")
