@@ -106,6 +106,13 @@ def test_paced_thinking_shows_the_console_lights_in_1960_time(tmp_path, kalah_ta
     seconds = [m["seconds"] for m in first_thought]
     assert seconds == sorted(seconds) and seconds[-1] > 0.05  # memory cycles / 200,000
     assert len({(m["ac"], m["pc"]) for m in first_thought}) > 1  # the lamps change as it thinks
+    # the log holds the choice's instructions, memory cycles and 1960 seconds, the lamps' last time
+    logged = [re.search(r"thought (\d+) instructions, (\d+) memory cycles, ([\d.]+) s", line)
+              for line in h.recorder.lines]
+    instructions, cycles, secs = next(m for m in logged if m).groups()
+    assert int(instructions) < int(cycles) < 3 * int(instructions)
+    assert abs(float(secs) - int(cycles) * 5e-6) <= 0.005
+    assert abs(first_thought[-1]["seconds"] - int(cycles) * 5e-6) <= 0.005
 
 
 def test_a_mismatch_is_logged_with_its_reproduction_and_a_clean_game_follows(tmp_path, kalah_tape) -> None:
