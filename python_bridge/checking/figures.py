@@ -152,6 +152,9 @@ def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -
     print(f"  true 1960 seconds a move (memory cycles of 5 us): median {statistics.median(secs):.2f}, "
           f"worst {secs[-1]:.2f} ({worst.cycles} cycles, {worst.instructions} instructions; "
           f"the promise: {PROMISE_CYCLES} cycles, 10.00 s)")
+    per_position = sorted(m.cycles / m.nodes for m in moves)
+    print(f"  memory cycles a position: min {per_position[0]:.0f}, median {statistics.median(per_position):.0f}, "
+          f"max {per_position[-1]:.0f}")
     over = sum(m.cycles > PROMISE_CYCLES for m in moves)
     print(f"  moves over ten seconds: {over}")
     depths = sorted(m.depth for m in moves)
