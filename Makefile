@@ -60,7 +60,7 @@ fuzz: JOBS ?= 0
 fuzz: build
 	$(PY) -m python_bridge fuzz --cases $(CASES) --seed $(SEED) --jobs $(JOBS)
 
-## bench: the PDP-1's figures (instructions a position, 1960 seconds a move, core used, rates)
+## bench: the PDP-1's figures (instructions and memory cycles a position, true 1960 seconds a move, core used, rates)
 bench: build
 	$(PY) -m python_bridge bench $(ARGS)
 

@@ -17,6 +17,7 @@ COMMANDS = {
     "demo": "demo",
     "kiosk": "kiosk",
     "soak": "soak",
+    "think": "think",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"

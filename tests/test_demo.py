@@ -18,6 +18,7 @@ from python_bridge.demo.paper import BLACK, RED, svg_colours, svg_text
 from python_bridge.machine.front_panel import PanelSettings, describe_switches, describe_test_word
 from python_bridge.machine.kalah_program import KalahMachine, program_symbols
 from python_bridge.checking.session import PlaySession
+from python_bridge.machine.cycles import CycleCounter
 from tools.papertape import read_tape
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,31 +150,36 @@ def test_the_paced_show_keeps_1960_time(kalah_tape, tmp_path: Path) -> None:
     typed = len(transcript.replace("\n", "")) + transcript.count("\n")  # CR LF is one code
     tape = read_tape(kalah_tape.read_bytes())
     read_in = (tape.start_offset + 3 - (tape.loader[-1].offset + 9)) * READER_TIME / PDP1_RATE
-    # the reader at 400 frames a second, the typewriter at 10 characters, the thinking at 200,000 instructions
+    # the reader at 400 frames a second, the typewriter at 10 characters, the thinking at 200,000 cycles
     expected = read_in + typed / 10 + sum(thinking)
     assert expected - 0.5 < fake.slept < expected + 0.5, (fake.slept, expected)
     assert "the show took" in out.getvalue()
 
 
-def test_thinking_times_are_the_machines_own_instruction_counts(kalah_tape, tmp_path: Path) -> None:
-    """What the show puts beside each move equals breakpoints at think/thx on a machine of its own."""
+def test_thinking_times_are_the_machines_own_cycle_counts(kalah_tape, tmp_path: Path) -> None:
+    """What the show puts beside each move equals a count between think/thx on a machine of its own."""
     panel = PanelSettings(pits=4, seeds=3, depth=5, demo=True)
     out = io.StringIO()
     assert run_show(panel, None, fast=True, visitor=False, folder=tmp_path, out=out) == 0
-    shown = [int(n) for n in re.findall(r"^ +\d+ +\w+ +pit \d +\d+ +\d+ +(\d+) ", outputs(tmp_path)[2], re.M)]
+    record = outputs(tmp_path)[2]
+    shown = [(int(i), int(c), float(s)) for i, c, s in
+             re.findall(r"^ +\d+ +\w+ +pit \d +\d+ +\d+ +(\d+) +(\d+) +([\d.]+)$", record, re.M)]
+    beside = [float(s) for s in re.findall(r"\[thinking: ([\d.]+) s\]", out.getvalue())]
     symbols = program_symbols()
-    measured: list[int] = []
+    measured: list[tuple[int, int]] = []
     with KalahMachine(panel, breakpoints=(symbols["think"], symbols["thx"])) as machine:
         started: list[int] = []
 
         def mark(pc: int | None) -> None:
             if pc == symbols["think"]:
-                started.append(machine.sim.instructions())
-            else:
-                measured.append(machine.sim.instructions() - started.pop())
+                counter = CycleCounter(machine.sim)
+                counter.run_to(symbols["thx"], 10_000_000)
+                measured.append((counter.instructions, counter.cycles))
 
         PlaySession(machine, None, on_break=mark).play_game()
-    assert shown == measured and len(shown) > 5
+    assert [(i, c) for i, c, _ in shown] == measured and len(shown) > 5
+    assert [s for _, _, s in shown] == [round(c * 5e-6, 2) for _, c in measured]
+    assert len(beside) == len(shown) and all(abs(b - s) < 0.051 for b, (_, _, s) in zip(beside, shown))
 
 
 def test_a_killed_emulator_is_replaced_and_the_show_goes_on(kalah_tape, tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ def test_attract_games_differ_and_every_move_is_checked(tmp_path, kalah_tape) ->
 
 
 def test_paced_thinking_shows_the_console_lights_in_1960_time(tmp_path, kalah_tape) -> None:
-    """Paced at 50,000 instructions a second, the PDP-1's thinking is sampled several times; the
+    """Paced at 50,000 memory cycles a second, the PDP-1's thinking is sampled several times; the
     lights are real registers (PC inside the program), the time grows, and it is 1960 time."""
     with Harness(tmp_path, level=6, think_rate=50_000) as h:
         h.wait(lambda: any(m.get("done") for m in list(h.messages) if m["type"] == "lights"), what="a thought")
@@ -104,8 +104,15 @@ def test_paced_thinking_shows_the_console_lights_in_1960_time(tmp_path, kalah_ta
     top = max(program_symbols().values())
     assert all(0o100 <= m["pc"] <= top and 0 <= m["ac"] < 2**18 and 0 <= m["pf"] < 64 for m in first_thought)
     seconds = [m["seconds"] for m in first_thought]
-    assert seconds == sorted(seconds) and seconds[-1] > 0.05  # instructions / 200,000
+    assert seconds == sorted(seconds) and seconds[-1] > 0.05  # memory cycles / 200,000
     assert len({(m["ac"], m["pc"]) for m in first_thought}) > 1  # the lamps change as it thinks
+    # the log holds the choice's instructions, memory cycles and 1960 seconds, the lamps' last time
+    logged = [re.search(r"thought (\d+) instructions, (\d+) memory cycles, ([\d.]+) s", line)
+              for line in h.recorder.lines]
+    instructions, cycles, secs = next(m for m in logged if m).groups()
+    assert int(instructions) < int(cycles) < 3 * int(instructions)
+    assert abs(float(secs) - int(cycles) * 5e-6) <= 0.005
+    assert abs(first_thought[-1]["seconds"] - int(cycles) * 5e-6) <= 0.005
 
 
 def test_a_mismatch_is_logged_with_its_reproduction_and_a_clean_game_follows(tmp_path, kalah_tape) -> None:

@@ -1,11 +1,12 @@
 """``python -m python_bridge bench``: the figures a user compares, each measured in one run.
 
-* instructions per position examined: SIMH breakpoints on the search's
-  entry and exit (``best``/``bkx``) and ``show time`` at each, over the
-  diagnostic ``b`` command on positions from seeded reference games;
-* the default level: every PDP-1 move of whole games at full speed, timed
-  in instructions between ``think`` and its exit, turned into 1960 seconds at
-  200,000 instructions a second; with the depth the reference says it reached;
+* instructions and memory cycles per position examined: the diagnostic
+  ``b`` command on positions from seeded reference games, counted between
+  SIMH breakpoints on the search's entry and exit (``best``/``bestx``),
+  every instruction's cycles from SIMH's history (``machine.cycles``);
+* the default level: ``think`` (``checking.thinking``, the level exactly as
+  play mode thinks) on positions of seeded 6-pit, 4-seed games, in true 1960
+  seconds (memory cycles of 5 us); with the depth the reference says it reached;
 * moves cross-checked per second in play mode, at full speed;
 * diagnostic fuzz cases per second with one and with two emulators;
 * words of core used, from the assembler's symbol table.
@@ -20,16 +21,15 @@ import time
 from dataclasses import dataclass
 
 from .fuzz import run_fuzz
+from .thinking import Measured, Thinker
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ensure_tape, program_symbols
-from ..reference.rules import ENDED, start_position, play
+from ..machine.kalah_program import KalahMachine, ensure_tape, program_symbols
+from ..reference.rules import ENDED, NORTH, SOUTH, start_position, play
 from ..reference.search import NODE_BUDGET, best_move
-from ..machine.transcript import Move, Swap
-from .session import PlaySession, RandomVisitor, SearchVisitor
-from ..machine.simh import BreakpointReached
+from .session import PlaySession, RandomVisitor
 
-PDP1_RATE = 200_000  # instructions a second, the issue's yardstick for 1960 time
 MEMORY_WORDS = 4096
+PROMISE_CYCLES = 2_000_000  # the default level's promise: ten seconds of a real PDP-1 (5 us a cycle)
 
 
 def core_figures() -> tuple[dict[str, int], int]:
@@ -56,11 +56,29 @@ def sample_positions(count: int, seed: int) -> list:
     return positions[:count]
 
 
-def _run_to_break(machine: KalahMachine) -> None:
-    try:
-        machine.sim.expect("(?!x)x", timeout=120)
-    except BreakpointReached:
-        return
+def varied_positions(count: int, seed: int, per_game: int = 8) -> list:
+    """Positions of many different normal 6-pit, 4-seed games, at most ``per_game`` from each.
+
+    Why: the default level's promise holds in every position of normal games,
+    so its sample spans many games -- random openings of one to four moves,
+    then players of unequal strength (searching 1 to 5 plies) -- and every
+    stage of them, from the opening to the last moves.
+    """
+    rng = random.Random(seed)
+    positions: list = []
+    while len(positions) < count:
+        pos = start_position(6, 4)
+        opening = rng.randint(1, 4)
+        depth = {SOUTH: rng.randint(1, 5), NORTH: rng.randint(1, 5)}
+        game = []
+        for ply in range(200):
+            if pos.to_move == ENDED:
+                break
+            game.append(pos)
+            pit = rng.choice(pos.legal_pits()) if ply < opening else best_move(pos, depth[pos.to_move]).pit
+            pos = play(pos, pit).position
+        positions += rng.sample(game, min(per_game, len(game)))
+    return positions[:count]
 
 
 @dataclass
@@ -68,71 +86,29 @@ class SearchFigures:
     depth: int
     nodes: int
     instructions: int
+    cycles: int
 
 
-def measure_search(symbols: dict[str, int], positions: list, depths: list[int]) -> list[SearchFigures]:
-    """Instructions and positions of the ``b`` command, measured between the search's entry and exit."""
+def measure_search(positions: list, depths: list[int]) -> list[SearchFigures]:
+    """Instructions, cycles and positions of the ``b`` command, from the search's entry to its exit."""
     figures = []
-    with KalahMachine(PanelSettings(diagnostic=True)) as machine:
-        console = DiagnosticConsole(machine)
-        sim = machine.sim
-        sim.stop()
-        sim.command(f"break {symbols['best']:o}")
-        sim.command(f"break {symbols['bestx']:o}")
-        sim.cont()
-        console.sync()
+    with Thinker(6, depth=depths[0]) as thinker:
         for depth in depths:
-            total = SearchFigures(depth, 0, 0)
+            thinker.depth = depth
+            total = SearchFigures(depth, 0, 0, 0)
             for pos in positions:
-                console.set_position(pos)
-                sim.type(f"b {depth}\r")
-                _run_to_break(machine)
-                before = sim.instructions()
-                sim.cont()
-                _run_to_break(machine)
-                after = sim.instructions()
-                sim.cont()
-                answer = sim.expect(r"best (\d+) value (-?\d+) nodes (\d+)\r\n", timeout=60)
-                total.nodes += int(answer.group(3))
-                total.instructions += after - before
+                measured = thinker.measure(pos)
+                total.nodes += measured.nodes
+                total.instructions += measured.instructions
+                total.cycles += measured.cycles
             figures.append(total)
     return figures
 
 
-@dataclass
-class MoveFigures:
-    instructions: list[int]
-    depths: list[int]
-    moves_checked: int
-    seconds: float
-
-
-def measure_default_level(symbols: dict[str, int], games: int, seed: int) -> MoveFigures:
-    """Every PDP-1 move of ``games`` games at the default level, timed in instructions."""
-    rng = random.Random(seed)
-    figures = MoveFigures([], [], 0, 0.0)
-    began = time.perf_counter()
-    for n in range(games):
-        panel = PanelSettings(pdp1_first=bool(n % 2))
-        visitor = SearchVisitor(rng.choice((2, 4, 6))) if n % 3 else RandomVisitor(random.Random(rng.random()))
-        with KalahMachine(panel, breakpoints=(symbols["think"], symbols["thx"])) as machine:
-            sim = machine.sim
-            started: list[int] = []
-
-            def mark(pc: int | None) -> None:
-                if pc == symbols["think"]:
-                    started.append(sim.instructions())
-                elif pc == symbols["thx"] and started:
-                    figures.instructions.append(sim.instructions() - started.pop())
-
-            def depth_of(event: object, checker: object) -> None:
-                if isinstance(event, (Move, Swap)) and checker.is_pdp1(checker.side_of(event.player)):
-                    figures.depths.append(checker.last_choice[0])
-
-            outcome = PlaySession(machine, visitor, on_break=mark, on_event=depth_of).play_game()
-            figures.moves_checked += outcome.moves_checked
-    figures.seconds = time.perf_counter() - began
-    return figures
+def measure_default_level(positions: list) -> list[Measured]:
+    """The default level on each position, exactly as play mode thinks, in instructions and cycles."""
+    with Thinker(6) as thinker:
+        return [thinker.measure(pos) for pos in positions]
 
 
 def measure_crosscheck_rate(games: int, seed: int) -> tuple[int, float]:
@@ -149,7 +125,7 @@ def measure_crosscheck_rate(games: int, seed: int) -> tuple[int, float]:
     return moves, time.perf_counter() - began
 
 
-def report(positions_count: int, games: int, fuzz_cases: int, seed: int) -> int:
+def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -> int:
     """Measure and print every figure; the same seed measures the same positions and games."""
     symbols, last_word = core_figures()
     out = sys.stdout
@@ -161,18 +137,27 @@ def report(positions_count: int, games: int, fuzz_cases: int, seed: int) -> int:
 
     positions = sample_positions(positions_count, seed)
     print(f"\nsearch cost, b command, {len(positions)} positions from seeded reference games "
-          "(SIMH breakpoints at best and its exit, show time):")
-    for fig in measure_search(symbols, positions, [4, 5, 6, 7]):
+          "(from the search's entry to its exit, every instruction's memory cycles from SIMH's history):")
+    for fig in measure_search(positions, [4, 5, 6, 7]):
         print(f"  depth {fig.depth}: {fig.nodes:7d} positions {fig.instructions:9d} instructions "
-              f"= {fig.instructions / fig.nodes:6.1f} instructions a position")
+              f"= {fig.instructions / fig.nodes:6.1f} instructions a position, {fig.cycles:9d} cycles "
+              f"= {fig.cycles / fig.nodes:6.1f} cycles a position ({fig.cycles / fig.instructions:.2f} an instruction)")
 
-    moves = measure_default_level(symbols, games, seed)
-    secs = sorted(i / PDP1_RATE for i in moves.instructions)
-    print(f"\ndefault level (deepening within {NODE_BUDGET} positions), {games} games, "
-          f"{len(secs)} PDP-1 moves (breakpoints at think and its exit):")
-    print(f"  1960 seconds a move at {PDP1_RATE} instructions/s: median {statistics.median(secs):.2f}, "
-          f"worst {secs[-1]:.2f}; instructions worst {max(moves.instructions)}")
-    depths = sorted(moves.depths)
+    level_positions = varied_positions(level_count, seed)
+    moves = measure_default_level(level_positions)
+    secs = sorted(m.seconds for m in moves)
+    worst = max(moves, key=lambda m: m.cycles)
+    print(f"\ndefault level (deepening within {NODE_BUDGET} positions), {len(moves)} positions, at most 8 "
+          "from each of many seeded 6-pit, 4-seed games (think, as play mode thinks):")
+    print(f"  true 1960 seconds a move (memory cycles of 5 us): median {statistics.median(secs):.2f}, "
+          f"worst {secs[-1]:.2f} ({worst.cycles} cycles, {worst.instructions} instructions; "
+          f"the promise: {PROMISE_CYCLES} cycles, 10.00 s)")
+    per_position = sorted(m.cycles / m.nodes for m in moves)
+    print(f"  memory cycles a position: min {per_position[0]:.0f}, median {statistics.median(per_position):.0f}, "
+          f"max {per_position[-1]:.0f}")
+    over = sum(m.cycles > PROMISE_CYCLES for m in moves)
+    print(f"  moves over ten seconds: {over}")
+    depths = sorted(m.depth for m in moves)
     print(f"  depth reached (the deepest finished search, from the reference): min {depths[0]}, "
           f"median {statistics.median(depths):.0f}, max {depths[-1]}")
 

@@ -14,7 +14,7 @@ from .validators import (UsageError, add_board_options, add_first, add_records, 
 def _authentic(args: argparse.Namespace) -> int:
     """1960 speed.  SIMH 3.8.1's throttle cannot give it for this program (it calibrates at full
     speed after every start and lets the typewriter's waits pass in no host time), so the paced
-    show of the demonstration plays instead: the machine stepped at 200,000 instructions a second,
+    show of the demonstration plays instead: the machine stepped at 200,000 memory cycles a second,
     the typewriter at 10 characters a second, the visitor at the keyboard, every move cross-checked."""
     argv = ["--visitor", "--no-captions", "--first", args.first,
             "--pits", str(args.pits), "--seeds", str(args.seeds), "--level", str(args.level),
@@ -26,10 +26,10 @@ def _authentic(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = new_parser("python -m python_bridge play", "Play Kalah against the emulated PDP-1.")
     add_board_options(parser, pits=6, seeds=4, level=0,
-                      level_help="plies the PDP-1 searches; 0: as deep as 10 s of 1960 thinking allows")
+                      level_help="plies the PDP-1 searches; 0: the default level, within 10 s of 1960 thinking")
     add_first(parser, "visitor", "visitor (you, the default) or pdp-1")
     parser.add_argument("--authentic", action="store_true",
-                        help="1960 speed: 200,000 instructions a second, the typewriter at 10 characters a second "
+                        help="1960 speed: 200,000 memory cycles a second, the typewriter at 10 characters a second "
                              "(the demonstration's paced show, with you at the typewriter)")
     add_records(parser, RECORDS, "game records")
     add_variant_flags(parser)

@@ -28,7 +28,7 @@ MOMENTS = ("start", "think", "visitor", "move", "capture", "again", "swap", "end
 PLACEHOLDERS = frozenset({
     "pits", "seeds", "level", "search", "move", "south", "north", "bottom", "Bottom", "top", "Top",  # always
     "player", "Player",  # who is thinking or has moved
-    "depth", "positions", "seconds", "instructions",  # the PDP-1's thinking
+    "depth", "positions", "seconds", "instructions", "cycles",  # the PDP-1's thinking
     "pit", "sown", "captured",  # a move
     "winner", "Winner", "score", "result", "moves", "thinking",  # the end
 })

@@ -1,4 +1,4 @@
-"""1960 speed for the show: the PDP-1 stepped at 200,000 instructions a second, the typewriter at 10.
+"""1960 speed for the show: the PDP-1 stepped at 200,000 memory cycles a second, the typewriter at 10.
 
 Why the show paces the machine itself: SIMH 3.8.1's ``set throttle`` does
 not give 1960 speed for this program.  It calibrates itself at full speed
@@ -11,12 +11,15 @@ and paces what the audience sees, from exact instruction counts, as the
 kiosk does:
 
 * the read-in: the machine is stepped through the tape's loader in slices of
-  0.1 s of 1960 time with SIMH's reader set to the real reader's 400 frames
-  a second (``ptr`` time 500 instructions a frame), and the reader's
-  position is read between slices;
+  0.1 s with SIMH's reader set to the real reader's 400 frames a second
+  (``ptr`` time 500 SIMH time units a frame, 200,000 units a second), and
+  the reader's position is read between slices.  The loader spends its time
+  waiting for the reader, so the reader's speed is what sets this pace;
 * the thinking: the PDP-1 stops itself where its choice starts and ends
-  (breakpoints at ``think`` and ``thx``) and is stepped between them, 20,000
-  instructions every 0.1 s;
+  (breakpoints at ``think`` and ``thx``) and is stepped between them in
+  slices of 10,000 instructions, each instruction's memory cycles counted
+  (``machine.cycles``), and each slice shown when its cycles have taken
+  their 1960 time: 200,000 cycles (5 us each) a second;
 * the typewriter: each character of output is shown 0.1 s after the one
   before (``Pacer``), or later if the machine typed it later.
 
@@ -30,21 +33,24 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .tape_picture import READER_FRAMES_PER_SECOND
+from ..machine.cycles import CYCLES_PER_SECOND, HISTORY_MAX, CycleCounter, seconds
 from ..machine.simh import BreakpointReached, Simh, SimhError
 
-PDP1_RATE = 200_000  # instructions a second: the yardstick of 1960 time (README)
+PDP1_RATE = 200_000  # SIMH time units a second while the tape is read in (the reader's clock)
 TYPEWRITER_RATE = 10  # characters a second
-SLICE = PDP1_RATE // 10  # instructions stepped between two looks: 0.1 s of 1960 time
+SLICE = PDP1_RATE // 10  # time units stepped between two looks at the reader: 0.1 s
 FAST_SLICE = 2_000_000  # the same unpaced: fewer round trips
-READER_TIME = PDP1_RATE // READER_FRAMES_PER_SECOND  # SIMH ptr time: instructions a frame
+THINK_SLICE = 10_000  # instructions between two looks while thinking: about 0.1 s (1.9 cycles an instruction)
+READER_TIME = PDP1_RATE // READER_FRAMES_PER_SECOND  # SIMH ptr time: time units a frame
 LOADER_START = 0o7751  # where the read-in mode hands over to the tape's block loader
 MAX_READ_IN = 40_000_000  # 200 s of 1960 time: a tape that never ends
-MAX_THINK = 60_000_000  # 300 s of 1960 time; the default level needs under 2 million
+MAX_THINK = 60_000_000  # instructions, over 500 s of 1960 time; the default level needs about a million
 NEVER = "(?!x)x"
 
 
-def seconds_1960(instructions: int) -> float:
-    return instructions / PDP1_RATE
+def seconds_1960(cycles: int) -> float:
+    """True 1960 seconds of ``cycles`` memory cycles."""
+    return seconds(cycles)
 
 
 @dataclass
@@ -77,9 +83,9 @@ class Pacer:
             self.wait_until(self.free_at)
         return max(self.clock(), self.free_at) if self.paced else self.clock()
 
-    def run_for(self, started: float, instructions: int) -> None:
-        """Let ``instructions`` of 1960 time pass since ``started``."""
-        self.wait_until(started + seconds_1960(instructions))
+    def run_for(self, started: float, units: int, rate: int = PDP1_RATE) -> None:
+        """Let ``units`` at ``rate`` a second (SIMH time units, or memory cycles) pass since ``started``."""
+        self.wait_until(started + units / rate)
 
 
 def reader_position(sim: Simh) -> int:
@@ -130,6 +136,31 @@ def step_to_break(sim: Simh, end: int, pacer: Pacer, limit: int, what: str,
     used = sim.instructions() - first
     pacer.run_for(started, used)
     return used
+
+
+def think_to_break(sim: Simh, end: int, pacer: Pacer, limit: int = MAX_THINK) -> tuple[int, int]:
+    """Step the PDP-1's thinking to the breakpoint ``end``, paced at 200,000 cycles a second.
+
+    Every instruction's cycles are counted (``CycleCounter``); unpaced, the
+    slices are as long as SIMH's history.  Returns instructions and cycles.
+    """
+    counter = CycleCounter(sim)
+    started = pacer.clock()
+    slice_ = THINK_SLICE if pacer.paced else HISTORY_MAX
+    while True:
+        try:
+            output, _pc = counter.step(slice_)
+        except BreakpointReached as stop:
+            if stop.pc != end:
+                raise
+            break
+        if output:
+            sim.unread(output)
+        if counter.instructions > limit:
+            raise SimhError(f"the PDP-1's thinking ran for more than {limit} instructions", sim.tail())
+        pacer.run_for(started, counter.cycles, CYCLES_PER_SECOND)
+    pacer.run_for(started, counter.cycles, CYCLES_PER_SECOND)
+    return counter.instructions, counter.cycles
 
 
 def read_in(sim: Simh, start: int, pacer: Pacer, reader_at: Callable[[int], None], timeout: float) -> int:

@@ -23,7 +23,8 @@ from tools.papertape import TapeError, read_tape
 from ..checking.crosscheck import CrossCheckMismatch
 from .captions import CaptionScript
 from .paper import paper_svg, svg_text
-from .pacing import PDP1_RATE, Pacer
+from .pacing import Pacer
+from ..machine.cycles import CYCLES_PER_SECOND
 from .show import DemoVisitor, Presenter, Show, Style, Thought, VisitorQuit, format_seconds
 from .tape_picture import (READER_FRAMES_PER_SECOND, ReadInDisplay, loader_words_line, tape_records, tape_strip,
                         tape_summary)
@@ -107,12 +108,12 @@ def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutc
     elif outcome is None:
         lines.append("result: the show was stopped before the end")
     lines.append(f"emulator restarts: {show.restarts}")
-    lines += ["", f"the PDP-1's choices (1960 seconds at {PDP1_RATE:,} instructions a second; depth and positions "
-                  "from the reference engine, which the PDP-1 matches exactly):",
-              "  move  player  choice  depth  positions  instructions  seconds"]
+    lines += ["", "the PDP-1's choices (1960 seconds: memory cycles of 5 us, counted instruction by instruction; "
+                  "depth and positions from the reference engine, which the PDP-1 matches exactly):",
+              "  move  player  choice  depth  positions  instructions     cycles  seconds"]
     for t in thoughts:
         lines.append(f"  {t.move:4}  {t.player:6}  {t.choice:6}  {t.depth:5}  {t.positions:9}  {t.instructions:12}  "
-                     f"{t.seconds:7.2f}")
+                     f"{t.cycles:9}  {t.seconds:7.2f}")
     total = sum(t.seconds for t in thoughts)
     lines += [f"  thinking in all: {total:.1f} s", "", "typewriter transcript:", transcript]
     return lines
@@ -135,7 +136,8 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
     pacer = pacer or Pacer(paced=not fast)
     presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source))
     speed = ("full speed (--fast)" if fast else
-             f"1960 speed: {PDP1_RATE:,} PDP-1 instructions a second, the typewriter at 10 characters a second")
+             f"1960 speed: the PDP-1 at {CYCLES_PER_SECOND:,} memory cycles a second (5 us each), "
+             "the typewriter at 10 characters a second")
     stamp = time.strftime("%Y%m%d-%H%M%S")
     began = pacer.clock()
 
@@ -211,7 +213,7 @@ def summary(outcome: GameOutcome, thoughts: list[Thought], wall: float, restarts
     lines.append(f"  {len(outcome.record)} moves, {outcome.moves_checked} cross-checked against the reference engine "
                  f"({outcome.choices_checked} of them the PDP-1's choices)")
     if thoughts:
-        longest = max(thoughts, key=lambda t: t.instructions)
+        longest = max(thoughts, key=lambda t: t.cycles)
         lines.append(f"  the PDP-1 thought {format_seconds(sum(t.seconds for t in thoughts))} s of 1960 time in "
                      f"{len(thoughts)} moves (longest {format_seconds(longest.seconds)} s, move {longest.move})")
     minutes, seconds = divmod(int(round(wall)), 60)

@@ -10,7 +10,7 @@ line's end what has just happened: there it puts the PDP-1's thinking time
 beside each of its moves and prints the presenter's captions between lines.
 It is also the session's ``on_break``: the PDP-1 stops itself where its
 choice starts and ends, and the thinking is stepped there in 1960 time
-(``demo_pacing``) and measured in instructions.
+(``demo_pacing``), every instruction's memory cycles counted.
 
 ``Show`` runs one game: boots the tape with the read-in drawn as SIMH's
 reader reads it, plays the game, and replaces a failed emulator with the
@@ -28,7 +28,7 @@ from typing import Callable, TextIO
 from ..machine.transcript import Board, Event, GameOver, Move, Swap, Title, TranscriptParser
 from ..checking.crosscheck import CrossChecker
 from .captions import CaptionScript, after_move_moments
-from .pacing import LOADER_START, MAX_THINK, Pacer, read_in, seconds_1960, step_to_break
+from .pacing import LOADER_START, MAX_THINK, Pacer, read_in, seconds_1960, think_to_break
 from ..machine.front_panel import PanelSettings
 from ..reference.game import Game
 from ..machine.kalah_program import KalahMachine, program_symbols
@@ -72,11 +72,13 @@ class Thought:
     depth: int
     positions: int
     instructions: int = 0
+    cycles: int = 0  # memory cycles, 5 us each
     choice: str = ""  # "pit 3" or "swap", once typed
 
     @property
     def seconds(self) -> float:
-        return seconds_1960(self.instructions)
+        """True 1960 seconds: the thinking's memory cycles at 5 us."""
+        return seconds_1960(self.cycles)
 
 
 @dataclass
@@ -215,7 +217,8 @@ class Presenter:
             self.thoughts.append(thought)
             self._thought = None
             values.update(depth=thought.depth, positions=f"{thought.positions:,}",
-                          seconds=format_seconds(thought.seconds), instructions=f"{thought.instructions:,}")
+                          seconds=format_seconds(thought.seconds), instructions=f"{thought.instructions:,}",
+                          cycles=f"{thought.cycles:,}")
         if isinstance(event, Move):
             values.update(pit=event.pit, sown=before.board[pit_index(before.pits, side, event.pit)],
                           captured=event.captured)
@@ -244,12 +247,11 @@ class Presenter:
         sim = self.machine.sim
         if pc == self.think_pc:
             self._begin_thinking(sim.instructions())
-            if self.pacer.paced:  # think in 1960 time, stepped to the exit; the session goes on from there
-                self.pacer.typewriter_idle()
-                used = step_to_break(sim, self.thx_pc, self.pacer, MAX_THINK, "the PDP-1's thinking")
-                self._end_thinking(used)
+            # stepped to the exit, every cycle counted (in 1960 time when paced); the session goes on from there
+            self.pacer.typewriter_idle()
+            self._end_thinking(*think_to_break(sim, self.thx_pc, self.pacer, MAX_THINK))
         elif pc == self.thx_pc:
-            self._end_thinking(sim.instructions() - self._think_started)
+            return  # the thinking was stepped to here and measured at its start
         else:
             raise SimhError(f"the PDP-1 stopped at an unexpected breakpoint {pc}")
 
@@ -266,11 +268,12 @@ class Presenter:
         self._caption(["think"], player=name, Player=capital, depth=depth, positions=f"{positions:,}",
                       move=len(checker.game.record) + 1)
 
-    def _end_thinking(self, instructions: int) -> None:
+    def _end_thinking(self, instructions: int, cycles: int) -> None:
         thought = self._thinking
         if thought is None:
             raise SimhError("the PDP-1 ended a choice it had not started")
         thought.instructions = instructions
+        thought.cycles = cycles
         self._thinking = None
         self._thought = thought
         self.pacer.free_at = self.pacer.clock()

@@ -23,7 +23,7 @@ VARIANT_NAMES = {
 }
 FIRST_CHOICES = ("visitor", "pdp-1", "alternate")
 SPEEDS = ("authentic", "fast")
-AUTHENTIC_INSTRUCTIONS_PER_SECOND = 200_000  # the README's 1960 second
+AUTHENTIC_CYCLES_PER_SECOND = 200_000  # 1960 speed: one 5 us memory cycle after another
 AUTHENTIC_CHARACTERS_PER_SECOND = 10.0  # the Flexowriter
 
 
@@ -37,11 +37,11 @@ class KioskConfig:
 
     pits: int = 6
     seeds: int = 4
-    level: int = 0  # 0: the PDP-1's default level (about 7-9 s of 1960 thinking a move)
+    level: int = 0  # 0: the PDP-1's default level (at most 10 s of 1960 thinking a move, 6-8 s mostly)
     variants: Variants = field(default_factory=Variants)
     first: str = "visitor"  # who moves first in a visitor's game: visitor, pdp-1, alternate
     speed: str = "authentic"  # authentic: 1960 pace; fast: as fast as the host runs
-    think_rate: int | None = None  # instructions a second while the PDP-1 thinks (0: unpaced); speed's by default
+    think_rate: int | None = None  # memory cycles a second while the PDP-1 thinks (0: unpaced); speed's by default
     typewriter_cps: float | None = None  # characters a second on the paper (0: unpaced); speed's by default
     idle_seconds: float = 60.0  # no touch this long in a visitor's game: the countdown starts
     countdown_seconds: float = 20.0  # the countdown, then attract mode
@@ -58,10 +58,10 @@ class KioskConfig:
 
     @property
     def thinking_pace(self) -> int:
-        """Instructions a second of wall time while the PDP-1 thinks; 0 for as fast as it goes."""
+        """Memory cycles a second of wall time while the PDP-1 thinks; 0 for as fast as it goes."""
         if self.think_rate is not None:
             return self.think_rate
-        return AUTHENTIC_INSTRUCTIONS_PER_SECOND if self.speed == "authentic" else 0
+        return AUTHENTIC_CYCLES_PER_SECOND if self.speed == "authentic" else 0
 
     @property
     def paper_pace(self) -> float:

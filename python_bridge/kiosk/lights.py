@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 
 from ..machine.simh import Simh
 
-INSTRUCTIONS_PER_1960_SECOND = 200_000  # the README's "1960 seconds": instructions / 200,000
+CYCLES_PER_1960_SECOND = 200_000  # one 5 us memory cycle after another
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,12 @@ class ConsoleLights:
         return {"type": "lights", **asdict(self)}
 
 
-def sample(sim: Simh, instructions: int) -> ConsoleLights:
-    """The lamps now (the machine must be stopped); ``instructions`` thought so far."""
+def sample(sim: Simh, cycles: int) -> ConsoleLights:
+    """The lamps now (the machine must be stopped); ``cycles``: memory cycles thought so far."""
     return ConsoleLights(
         ac=sim.examine("ac") & 0o777777,
         io=sim.examine("io") & 0o777777,
         pc=sim.examine("pc") & 0o7777,
         pf=sim.examine("pf") & 0o77,
-        seconds=round(instructions / INSTRUCTIONS_PER_1960_SECOND, 2),
+        seconds=round(cycles / CYCLES_PER_1960_SECOND, 2),
     )

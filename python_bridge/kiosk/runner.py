@@ -12,8 +12,9 @@ Around it this module adds what the exhibit needs:
 * modes: attract (the PDP-1 against ``AttractPlayer``, paced) and visitor
   (the page's touches); "touch to play" abandons an attract game at once,
   an idle visitor game counts down and returns to attract mode;
-* the PDP-1's thinking is run in ``Simh.step`` slices, so its 1960 time is
-  exact at authentic speed (200,000 instructions a second of wall time) and
+* the PDP-1's thinking is run in ``Simh.step`` slices with every
+  instruction's memory cycles counted (``machine.cycles``), so its 1960 time
+  is exact at authentic speed (200,000 cycles, of 5 us, a second) and
   the console lights are examined between slices, while no key is pending;
 * the typewriter paper is paced at 10 characters a second when authentic;
 * failures: a dead or hung ``pdp1`` is replaced and the game restored
@@ -40,6 +41,7 @@ from ..machine.kalah_program import KalahMachine, program_symbols
 from ..reference.notation import format_record
 from ..checking.session import GameOutcome, PlaySession
 from ..checking.recovery import checker_from_record, restore_machine
+from ..machine.cycles import CycleCounter, seconds
 from ..machine.simh import FULL_SPEED, QUIET_SPEED, BreakpointReached, MachineConfig, Simh, SimhDied, SimhError
 from .config import KioskConfig
 from .lights import ConsoleLights, sample
@@ -49,8 +51,8 @@ from .players import AttractPlayer
 from .saved_game import GameStore, SavedGame
 from .view import board_view, last_move_view, result_view
 
-SLICE_FAST = 100_000  # instructions between two looks at the lights when the thinking is not paced
-MAX_THINK = 60_000_000  # 300 s of 1960 time; the default level needs under 2 million
+SLICE_FAST = 65_536  # instructions between two looks at the lights when the thinking is not paced (SIMH's history)
+MAX_THINK = 60_000_000  # instructions, over 500 s of 1960 time; the default level needs about a million
 MAX_RESTARTS_A_GAME = 10
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages
 NOTICE_ONE_MOMENT = "One moment\u2026"
@@ -553,34 +555,37 @@ class KioskRunner:
         sim = self.session.machine.sim
         while self._faults:
             self._faults.pop(0)(sim)
-        pace = self.config.thinking_pace
-        slice_ = max(1000, pace // 10) if pace else SLICE_FAST  # paced: a look at the lights every 0.1 s
-        first = sim.instructions()
-        thought = 0
+        pace = self.config.thinking_pace  # memory cycles a second
+        # paced: a look at the lights every 0.1 s, about 1.9 cycles an instruction
+        slice_ = max(1000, pace // 20) if pace else SLICE_FAST
+        counter = CycleCounter(sim)
         started = time.monotonic()
         shown = 0.0
         self._update(phase="thinking")
         while True:
             try:
-                output, _pc = sim.step(slice_)
+                output, _pc = counter.step(slice_)
             except BreakpointReached as reached:
                 if reached.pc != self._think_end:
                     raise
                 break
             if output:  # nothing is typed while thinking; keep it for the transcript all the same
                 sim.unread(output)
-            thought += slice_
-            if thought > MAX_THINK:
+            if counter.instructions > MAX_THINK:
                 raise SimhError(f"the PDP-1 thought for more than {MAX_THINK} instructions", sim.tail())
             now = time.monotonic()
             if now - shown >= LIGHTS_EVERY:
                 shown = now
-                self._show_lights(sample(sim, thought))
+                self._show_lights(sample(sim, counter.cycles))
             if pace:
-                self._pause(started + thought / pace - time.monotonic())
+                self._pause(started + counter.cycles / pace - time.monotonic())
             else:
                 self._take_now()
-        lights = sample(sim, sim.instructions() - first)
+        if pace:
+            self._pause(started + counter.cycles / pace - time.monotonic())
+        self.log.info("game %d: the PDP-1 thought %d instructions, %d memory cycles, %.2f s of 1960 time",
+                      self.game_no, counter.instructions, counter.cycles, seconds(counter.cycles))
+        lights = sample(sim, counter.cycles)
         self._show_lights(lights, done=True)
         self._update(phase="typing")
 

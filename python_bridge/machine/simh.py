@@ -181,7 +181,7 @@ class MachineConfig:
 
 FULL_SPEED = MachineConfig()
 # For a machine paced by stepping (the kiosk and the demonstration at 1960 speed): a throttle of
-# 2 million instructions a second, ten times 1960 speed, makes the PDP-1's keyboard loop cost a few
+# 2 million instructions a second, about twenty times 1960 speed, makes the PDP-1's keyboard loop cost a few
 # percent of a host core instead of all of one (measured: 4% against 80% idle), while ``step``
 # still runs exact instruction counts.  Weeks of an idle kiosk cost nothing.
 QUIET_SPEED = MachineConfig(throttle="2M")

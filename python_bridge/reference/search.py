@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from .rules import ENDED, Position, Variants, other, pit_index, play, STANDARD
 
 INFINITY = 100  # larger than any margin (at most 72)
-NODE_BUDGET = 8000  # positions the default level may visit for one move (the PDP-1's nbudg)
+NODE_BUDGET = 4000  # positions the default level may visit for one move (the PDP-1's nbudg)
 MIN_DEPTH, MAX_DEPTH = 1, 20  # the PDP-1 keeps a 24-word frame for each ply
 
 

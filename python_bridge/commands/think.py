@@ -1,0 +1,49 @@
+"""``python -m python_bridge think "<position>" [--depth D] [variants]``: one PDP-1 search, measured.
+
+Prints one line (scripts depend on it)::
+
+    best <pit> value <v> nodes <k> depth <d> instructions <i> cycles <c> seconds <s>
+
+The search runs in SIMH, the PDP-1 program's own: the diagnostic ``b D``
+with ``--depth``, else the default level exactly as play mode thinks.
+``nodes`` and ``depth`` are the reference engine's for the same search;
+``instructions`` and ``cycles`` cover the search from its start to its end;
+``seconds`` is cycles x 5 us.  Argument parsing only: the measuring is
+``checking.thinking``.  Bad input: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+from ..checking.thinking import ThinkMismatch, measure_once
+from ..reference.notation import NotationError, parse_position
+from ..reference.rules import RulesError, Variants
+from ..reference.search import MAX_DEPTH, MIN_DEPTH, SearchError
+from .validators import UsageError, build_parser, run_guarded
+
+INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser("python -m python_bridge think",
+                          "Measure one search of the PDP-1 program in SIMH: instructions, memory cycles, 1960 seconds.")
+    parser.add_argument("position", help='2m+2 counts in sowing order, then s or n, e.g. "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"')
+    parser.add_argument("--depth", type=int, help=f"search {MIN_DEPTH}-{MAX_DEPTH} plies (the b command); "
+                        "without it the default level, as play mode thinks")
+    parser.add_argument("--empty-capture", action="store_true", help="capture into the store even opposite an empty pit")
+    parser.add_argument("--deferred-end", action="store_true", help="end only when the player to move has no seeds")
+    parser.add_argument("--remainder-void", action="store_true", help="seeds left at the end go to nobody")
+    args = parser.parse_args(argv)
+
+    def run() -> int:
+        if args.depth is not None and not MIN_DEPTH <= args.depth <= MAX_DEPTH:
+            raise UsageError(f"--depth must be {MIN_DEPTH} to {MAX_DEPTH}, not {args.depth}")
+        position = parse_position(args.position)
+        variants = Variants(args.empty_capture, args.deferred_end, args.remainder_void)
+        try:
+            print(measure_once(position, variants, args.depth).line())
+        except ThinkMismatch as exc:
+            print(f"mismatch: {exc}")
+            return 1
+        return 0
+
+    return run_guarded(run, INPUT_ERRORS)
