@@ -14,29 +14,33 @@ with ``--depth``, else the default level exactly as play mode thinks.
 
 from __future__ import annotations
 
+import argparse
+
 from ..checking.thinking import ThinkMismatch, measure_once
 from ..reference.notation import NotationError, parse_position
 from ..reference.rules import RulesError, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH, SearchError
-from .validators import UsageError, build_parser, run_guarded
+from .validators import DEPTH, UsageError, new_parser, run_guarded
 
 INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
 
 
-def main(argv: list[str]) -> int:
-    parser = build_parser("python -m python_bridge think",
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge think",
                           "Measure one search of the PDP-1 program in SIMH: instructions, memory cycles, 1960 seconds.")
     parser.add_argument("position", help='2m+2 counts in sowing order, then s or n, e.g. "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"')
-    parser.add_argument("--depth", type=int, help=f"search {MIN_DEPTH}-{MAX_DEPTH} plies (the b command); "
+    parser.add_argument("--depth", type=DEPTH, help=f"search {MIN_DEPTH}-{MAX_DEPTH} plies (the b command); "
                         "without it the default level, as play mode thinks")
     parser.add_argument("--empty-capture", action="store_true", help="capture into the store even opposite an empty pit")
     parser.add_argument("--deferred-end", action="store_true", help="end only when the player to move has no seeds")
     parser.add_argument("--remainder-void", action="store_true", help="seeds left at the end go to nobody")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
 
     def run() -> int:
-        if args.depth is not None and not MIN_DEPTH <= args.depth <= MAX_DEPTH:
-            raise UsageError(f"--depth must be {MIN_DEPTH} to {MAX_DEPTH}, not {args.depth}")
         position = parse_position(args.position)
         variants = Variants(args.empty_capture, args.deferred_end, args.remainder_void)
         try:
