@@ -13,7 +13,6 @@ record beside them.
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -31,6 +30,7 @@ from ..machine.front_panel import (SW_DEFERRED_END, SW_DIAGNOSTIC, SW_EMPTY_CAPT
                           SW_REMAINDER_VOID, PanelSettings, describe_switches, describe_test_word)
 from ..machine.kalah_program import ROOT, ensure_tape
 from ..reference.notation import format_record
+from ..checking.record_files import claim, create_new, stamp as time_stamp
 from ..checking.session import GameOutcome
 from ..machine.simh import SimhError
 
@@ -75,17 +75,18 @@ class Saved:
 
 
 def write_outputs(folder: Path, stamp: str, transcript: str, record_lines: list[str]) -> Saved:
-    """The typewriter transcript (text), the paper (SVG) and the game record, in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    saved = Saved(folder / f"demo-{stamp}-typewriter.txt", folder / f"demo-{stamp}-paper.svg",
-                  folder / f"demo-{stamp}-record.txt")
+    """The typewriter transcript (text), the paper (SVG) and the game record, in ``folder``.
+
+    The names are claimed exclusively (``demo-<stamp>``, or ``demo-<stamp>-2``... when a show
+    started in the same second took it): no show overwrites another's.
+    """
     svg = paper_svg(transcript)
     if svg_text(svg) != transcript:  # the picture must say what the paper says
         raise AssertionError("the paper picture's text differs from the transcript")
-    saved.transcript.write_text(transcript, encoding="utf-8")
-    saved.picture.write_text(svg, encoding="utf-8")
-    saved.record.write_text("\n".join(record_lines) + "\n", encoding="utf-8")
-    return saved
+    stem, claimed = claim(folder, f"demo-{stamp}", "-typewriter.txt")
+    claimed.write_text(transcript, encoding="utf-8")
+    return Saved(claimed, create_new(folder / f"{stem}-paper.svg", svg),
+                 create_new(folder / f"{stem}-record.txt", "\n".join(record_lines) + "\n"))
 
 
 def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutcome | None,
@@ -136,7 +137,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
     presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source))
     speed = ("full speed (--fast)" if fast else
              f"1960 speed: {PDP1_RATE:,} PDP-1 instructions a second, the typewriter at 10 characters a second")
-    stamp = time.strftime("%Y%m%d-%H%M%S")
+    stamp = time_stamp()
     began = pacer.clock()
 
     def say(text: str = "") -> None:
@@ -164,6 +165,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
                 display.reader_at)
     outcome: GameOutcome | None = None
     status = 0
+    left = ""  # set when the show ended early: by whom
     try:
         with show:
             show.boot()
@@ -175,11 +177,13 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
             pacer.typewriter_idle()
             say()
             say(summary(outcome, presenter.thoughts, pacer.clock() - began, show.restarts))
-    except VisitorQuit:
-        say("\n[the visitor left]")
-    except KeyboardInterrupt:
-        say("\n[the show was stopped]")
-        status = 130
+    except (VisitorQuit, KeyboardInterrupt) as leaving:
+        if visitor:  # Ctrl-D or Ctrl-C: the visitor leaves, as in plain play (status 0)
+            left = "you left"
+        elif isinstance(leaving, KeyboardInterrupt):
+            left, status = "the show was stopped", 130
+        else:
+            left = "the show was stopped"
     except CrossCheckMismatch as mismatch:
         say(f"\n{mismatch}")
         status = 1
@@ -188,9 +192,15 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         status = 1
     finally:
         transcript = (show.session.transcript if show.session is not None else "").replace("\r", "")
+        saved = None
         if transcript:
             saved = write_outputs(folder, stamp, transcript,
                                   record_lines(panel, speed, show, outcome, presenter.thoughts, transcript))
+        if left:  # one line: why it ended, and what was kept
+            what = (f"the game is saved in {saved.record} (with {saved.transcript.name} and {saved.picture.name})"
+                    if saved else "no game was begun: nothing to save")
+            say(f"\n[{left}; {what}]")
+        elif saved:
             say(f"saved: {saved.transcript}  (the typewriter transcript)")
             say(f"       {saved.picture}  (the paper, red and black ribbon: South black, North red;"
                 " against a visitor, the visitor black, the PDP-1 red)")

@@ -33,6 +33,7 @@ from ..machine.front_panel import PanelSettings
 from ..reference.game import Game
 from ..machine.kalah_program import KalahMachine, program_symbols
 from ..reference.rules import NORTH, SOUTH, pit_index
+from ..checking.keyboard import ask_visitor
 from ..checking.session import GameOutcome, PlaySession, Visitor, VisitorQuit
 from ..checking.recovery import play_with_restarts, restore_machine
 from ..machine.simh import FULL_SPEED, QUIET_SPEED, MachineConfig, SimhError
@@ -284,11 +285,10 @@ class DemoVisitor:
         self.source = source or sys.stdin
 
     def choose(self, game: Game) -> str:
+        """The visitor's line, once the paper shows the question: type-ahead flushed, keys the
+        typewriter lacks refused (``checking.keyboard``)."""
         self.presenter.pacer.typewriter_idle()
-        line = self.source.readline()
-        if not line:
-            raise VisitorQuit()
-        keys = line.rstrip("\r\n")
+        keys = ask_visitor(game, self.source, self.presenter.out)
         self.presenter.typed(keys)
         return keys
 
@@ -346,6 +346,7 @@ class Show:
         assert self.session is not None
 
         def announce(reason: str) -> None:
+            self.restarts += 1  # counted as it happens: a show stopped later still says it
             self.presenter.notice(f"[the emulator failed: {reason}; "
                                   "a fresh one takes the game over from the same position]")
 
@@ -356,8 +357,7 @@ class Show:
             self.presenter.machine = machine
             return machine
 
-        outcome, restarts = play_with_restarts(self.session, restore, announce)
-        self.restarts += restarts
+        outcome, _restarts = play_with_restarts(self.session, restore, announce)
         return outcome
 
 

@@ -1,0 +1,127 @@
+"""The visitor's keys at the host terminal: only keys the PDP-1's typewriter has, only for the question asked.
+
+Shared by ``play`` and the demonstration's ``--visitor`` (``play --authentic``).
+Two things a host terminal does that a 1960 typewriter could not:
+
+* it has keys the Flexowriter lacks (``é``, ``€``, arrows, emoji).  Sent to
+  SIMH they would end the game (pexpect cannot encode ``€``) or become other
+  keys (SIMH keeps seven bits of a byte: ``é`` arrives as ``i``), so a line
+  holding one is refused here with one short line and the question asked
+  again; the PDP-1 never sees it.
+* it keeps what was typed while the PDP-1 was thinking, and would hand it to
+  the next question.  The PDP-1 program forgets keys typed before it asks;
+  the host's own input buffer is flushed before each question too
+  (``termios.tcflush``), so type-ahead never answers a question the visitor
+  never saw.  Only a terminal is flushed: lines given on a pipe are a script,
+  meant to answer the questions in turn.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import termios
+import unicodedata
+from typing import TextIO
+
+from tools.fiodec import CHARACTERS
+
+from ..reference.game import Game
+from .session import VisitorQuit
+
+
+def _is_terminal(stream: TextIO) -> int | None:
+    """The stream's file descriptor when it is a terminal, else None."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    return fd if os.isatty(fd) else None
+
+
+def flush_type_ahead(stream: TextIO) -> None:
+    """Throw away keys typed on the terminal before now (nothing happens on a pipe or a file)."""
+    fd = _is_terminal(stream)
+    if fd is not None:
+        try:
+            termios.tcflush(fd, termios.TCIFLUSH)
+        except termios.error:
+            pass
+
+
+def read_line(stream: TextIO) -> str:
+    """One line from the visitor, "" at end of input (Ctrl-D).
+
+    On a terminal the line is read straight from the descriptor, so Python's
+    own buffer never holds type-ahead that the flush could not reach; bytes
+    that are not UTF-8 become U+FFFD, which no typewriter key has.
+    """
+    fd = _is_terminal(stream)
+    if fd is None:
+        return stream.readline()
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 1024)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode("utf-8", errors="replace")
+
+
+def keys_without_code(keys: str) -> str:
+    """The keys of ``keys`` the typewriter has no FIO-DEC code for, each once, in order."""
+    bad: list[str] = []
+    for char in keys:
+        if char not in CHARACTERS or char in "\r\n" or ord(char) > 127:
+            if char not in bad:
+                bad.append(char)
+    return "".join(bad)
+
+
+def key_name(char: str) -> str:
+    """How a refused key is named to the visitor: itself in quotes, a control key as Ctrl-X."""
+    if ord(char) < 32:
+        return f"Ctrl-{chr(ord(char) + 64)}"
+    if ord(char) == 127:
+        return "Delete"
+    if unicodedata.category(char).startswith(("C", "Z")) or char == "\ufffd":
+        return f"U+{ord(char):04X}"
+    return f"\u201c{char}\u201d"
+
+
+def refusal(bad: str) -> str:
+    """The one line said for a refused line."""
+    names = ", ".join(key_name(c) for c in bad)
+    return f"[the PDP-1's typewriter has no key {names}: nothing was typed. Type a pit number.]"
+
+
+def prompt_of(game: Game) -> str:
+    """The PDP-1's question for this turn, as it typed it (said again after a refusal)."""
+    return "your move, or s to swap? " if game.swap_offered else "your move? "
+
+
+def ask_visitor(game: Game, source: TextIO, out: TextIO) -> str:
+    """The keys to type for the visitor's answer (without the carriage return).
+
+    Type-ahead is flushed first; a line with a key the typewriter lacks is
+    refused with one line and the question is asked again; end of input
+    raises ``VisitorQuit``.
+    """
+    while True:
+        flush_type_ahead(source)
+        line = read_line(source)
+        if not line:
+            raise VisitorQuit()
+        keys = line.rstrip("\r\n")
+        bad = keys_without_code(keys)
+        if not bad:
+            return keys
+        out.write(refusal(bad) + "\n" + prompt_of(game))
+        out.flush()
+
+
+def ask_yes(source: TextIO | None = None) -> bool:
+    """A yes-or-no answer from the visitor (type-ahead flushed first); end of input is no."""
+    source = source or sys.stdin
+    flush_type_ahead(source)
+    return read_line(source).strip().lower().startswith("y")
