@@ -13,7 +13,9 @@ Two things a host terminal does that a 1960 typewriter could not:
   the host's own input buffer is flushed before each question too
   (``termios.tcflush``), so type-ahead never answers a question the visitor
   never saw.  Only a terminal is flushed: lines given on a pipe are a script,
-  meant to answer the questions in turn.
+  meant to answer the questions in turn.  While the PDP-1 types and thinks
+  the terminal does not echo keys either (``keys_unseen_while_busy``), so a
+  key typed early cannot garble the board on the screen.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import os
 import sys
 import termios
 import unicodedata
-from typing import TextIO
+from contextlib import contextmanager
+from typing import Iterator, TextIO
 
 from tools.fiodec import CHARACTERS
 
@@ -49,6 +52,38 @@ def flush_type_ahead(stream: TextIO) -> None:
             pass
 
 
+@contextmanager
+def keys_unseen_while_busy(stream: TextIO) -> Iterator[None]:
+    """For a session at a terminal: no echo of keys except while a question waits for its answer.
+
+    The terminal's settings are put back as they were when the session ends,
+    however it ends.  Ctrl-C still interrupts (only ECHO is cleared).
+    """
+    fd = _is_terminal(stream)
+    if fd is None:
+        yield
+        return
+    try:
+        saved = termios.tcgetattr(fd)
+    except termios.error:
+        yield
+        return
+    _set_echo(fd, False)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _set_echo(fd: int, on: bool) -> bool:
+    """Turn the terminal's echo on or off; whether it was on."""
+    attrs = termios.tcgetattr(fd)
+    was = bool(attrs[3] & termios.ECHO)
+    attrs[3] = attrs[3] | termios.ECHO if on else attrs[3] & ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    return was
+
+
 def read_line(stream: TextIO) -> str:
     """One line from the visitor, "" at end of input (Ctrl-D).
 
@@ -59,12 +94,16 @@ def read_line(stream: TextIO) -> str:
     fd = _is_terminal(stream)
     if fd is None:
         return stream.readline()
+    echoed = _set_echo(fd, True)  # the answer is seen as it is typed
     data = b""
-    while not data.endswith(b"\n"):
-        chunk = os.read(fd, 1024)
-        if not chunk:
-            break
-        data += chunk
+    try:
+        while not data.endswith(b"\n"):
+            chunk = os.read(fd, 1024)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        _set_echo(fd, echoed)
     return data.decode("utf-8", errors="replace")
 
 

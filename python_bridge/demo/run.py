@@ -13,6 +13,7 @@ record beside them.
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -30,6 +31,7 @@ from ..machine.front_panel import (SW_DEFERRED_END, SW_DIAGNOSTIC, SW_EMPTY_CAPT
                           SW_REMAINDER_VOID, PanelSettings, describe_switches, describe_test_word)
 from ..machine.kalah_program import ROOT, ensure_tape
 from ..reference.notation import format_record
+from ..checking.keyboard import keys_unseen_while_busy
 from ..checking.record_files import claim, create_new, stamp as time_stamp
 from ..checking.session import GameOutcome
 from ..machine.simh import SimhError
@@ -167,7 +169,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
     status = 0
     left = ""  # set when the show ended early: by whom
     try:
-        with show:
+        with keys_unseen_while_busy(source) if visitor else nullcontext(), show:
             show.boot()
             display.finish()
             say()
@@ -197,7 +199,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
             saved = write_outputs(folder, stamp, transcript,
                                   record_lines(panel, speed, show, outcome, presenter.thoughts, transcript))
         if left:  # one line: why it ended, and what was kept
-            what = (f"the game is saved in {saved.record} (with {saved.transcript.name} and {saved.picture.name})"
+            what = (f"the game is saved in {saved.record}, with its transcript and paper"
                     if saved else "no game was begun: nothing to save")
             say(f"\n[{left}; {what}]")
         elif saved:

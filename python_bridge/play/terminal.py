@@ -10,12 +10,14 @@ record is saved when the program ends (``records/``).
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from ..checking.crosscheck import CrossCheckMismatch
-from ..checking.keyboard import ask_visitor, ask_yes
+from ..checking.keyboard import ask_visitor, ask_yes, keys_unseen_while_busy
 from ..checking.record_files import claim, create_new, stamp
 from ..machine.front_panel import PanelSettings, describe_switches, describe_test_word
 from ..reference.game import Game
@@ -26,7 +28,8 @@ from ..checking.session import GameOutcome, VisitorQuit
 from ..machine.simh import FULL_SPEED, SimhError
 
 RECORDS = ROOT / "records"
-SPIN_AFTER = 2.0  # seconds of silence before the host shows that the PDP-1 is working
+SPIN_AFTER = 2.0  # seconds of silence before the host shows that the machine is working
+WHEEL = "|/-\\"
 # Silence that means a hung emulator.  A fixed level deeper than 12 may think for minutes at full
 # speed (level 20: about 50 s on the machine this was measured on), so it is given far longer.
 SILENCE_TIMEOUT, DEEP_SILENCE_TIMEOUT, DEEP_LEVEL = 30.0, 1800.0, 13
@@ -38,47 +41,105 @@ class EchoFilter:
 
     out: TextIO
     expect: str = ""  # the echo still to drop
-    spinner: "Spinner | None" = None  # cleared before the typewriter prints again
+    spinner: "Spinner | None" = None  # told of every output, so it never covers the paper
 
     def typed(self, keys: str) -> None:
         self.expect = keys + "\r\n"
 
     def __call__(self, text: str) -> None:
-        if self.spinner is not None:
-            self.spinner.clear()
         while self.expect and text:
             if text[0] == self.expect[0]:
                 text, self.expect = text[1:], self.expect[1:]
             else:
                 self.expect = ""
+        if self.spinner is None:
+            self._write(text)
+            return
+        with self.spinner.lock:
+            self.spinner.activity()
+            self._write(text)
+
+    def _write(self, text: str) -> None:
         self.out.write(text.replace("\r", ""))
         self.out.flush()
+
+    def say(self, text: str) -> None:
+        """The host's own line (a restart notice): printed as the typewriter is, never over the spinner."""
+        if self.spinner is None:
+            self._write(text)
+            return
+        with self.spinner.lock:
+            self.spinner.activity()
+            self._write(text)
 
 
 @dataclass
 class Spinner:
-    """While the PDP-1 thinks long, a line on the host's terminal (never the transcript) says it works.
+    """While nothing is printed for a while, a line on the host's terminal says the machine is working.
 
-    Written to ``err`` only when that is a terminal, and erased before the
-    typewriter prints again, so the paper on the screen stays the PDP-1's.
+    Why a thread of its own: the wait is either the PDP-1 thinking (the
+    bridge waits for its output) or the bridge checking the PDP-1's move with
+    the reference engine, which at the deepest levels takes longer than the
+    emulated PDP-1 itself; neither loop can draw.  It writes to ``err`` only
+    when that is a terminal, never while the visitor is being asked, and
+    erases itself before anything else is printed, so the paper on the screen
+    stays the PDP-1's and the transcript never sees it.
     """
 
     err: TextIO
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    asking: bool = True  # the visitor is being asked (or nothing has begun): no spinner
+    waiting: bool = False  # the bridge waits for the PDP-1's output (else: it checks a move)
+    quiet_since: float = field(default_factory=time.monotonic)
     shown: bool = False
+    _stop: threading.Event = field(default_factory=threading.Event)
 
-    def __call__(self, silent: float) -> None:
-        if silent < SPIN_AFTER or not _is_terminal(self.err):
-            return
-        wheel = "|/-\\"[int(silent * 2) % 4]
-        self.err.write(f"\r[the PDP-1 is thinking: {silent:.0f} s {wheel}]")
-        self.err.flush()
-        self.shown = True
+    def __enter__(self) -> "Spinner":
+        if _is_terminal(self.err):
+            threading.Thread(target=self._run, name="spinner", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self.clear()
+
+    def activity(self) -> None:
+        """Something is about to be printed: erase the spinner, start the quiet time afresh."""
+        with self.lock:
+            self.clear()
+            self.waiting = False
+            self.quiet_since = time.monotonic()
+
+    def on_wait(self, _silent: float) -> None:
+        """PlaySession's on_wait: the bridge is waiting for the PDP-1 (it is thinking)."""
+        self.waiting = True
+
+    def ask(self, asking: bool) -> None:
+        with self.lock:
+            self.clear()
+            self.asking = asking
+            self.quiet_since = time.monotonic()
 
     def clear(self) -> None:
-        if self.shown:
-            self.err.write("\r\x1b[K")
-            self.err.flush()
-            self.shown = False
+        with self.lock:
+            if self.shown:
+                self.err.write("\r\x1b[K")
+                self.err.flush()
+                self.shown = False
+
+    def _run(self) -> None:
+        turn = 0
+        while not self._stop.wait(0.25):
+            with self.lock:
+                quiet = time.monotonic() - self.quiet_since
+                if self.asking or quiet < SPIN_AFTER:
+                    continue
+                turn += 1
+                what = "the PDP-1 is thinking" if self.waiting else "checking the PDP-1's move with the reference engine"
+                wheel = WHEEL[turn % len(WHEEL)]
+                self.err.write(f"\r[{what}: {quiet:.0f} s {wheel}]\x1b[K")
+                self.err.flush()
+                self.shown = True
 
 
 def _is_terminal(stream: TextIO) -> bool:
@@ -94,7 +155,14 @@ class TerminalVisitor:
     source: TextIO = field(default_factory=lambda: sys.stdin)
 
     def choose(self, game: Game) -> str:
-        keys = ask_visitor(game, self.source, self.echo.out)
+        spinner = self.echo.spinner
+        if spinner is not None:
+            spinner.ask(True)
+        try:
+            keys = ask_visitor(game, self.source, self.echo.out)
+        finally:
+            if spinner is not None:
+                spinner.ask(False)
         self.echo.typed(keys)
         return keys
 
@@ -173,28 +241,31 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
     shelf = SessionRecords(records)
     word = describe_test_word(panel.test_word())
     out.write(f"sense switches 1-6: {describe_switches(panel.switches())}   test word: {word}\n"
-              f"  (the panel: ^ is a switch up, a one; the test word {panel.test_word():06o} in octal digits "
-              f"of three: {panel.pits} pits, {panel.seeds} seeds, level {panel.depth or 'auto'})\n"
+              f"  (^ a switch up, a one; . down.  test word {panel.test_word():06o} in octal: "
+              f"{panel.pits} pits, {panel.seeds} seeds, level {panel.depth or 'auto'})\n"
               "reading the Kalah tape in...  (type a pit number and Enter; Ctrl-D to leave)\n")
     silence = DEEP_SILENCE_TIMEOUT if panel.depth >= DEEP_LEVEL else SILENCE_TIMEOUT
     game = RecoveringGame(panel, TerminalVisitor(echo), FULL_SPEED,
-                          echo=echo, notice=lambda msg: out.write("\n" + msg + "\n"),
-                          silence_timeout=silence, on_wait=spinner)
+                          echo=echo, notice=lambda msg: echo.say("\n" + msg + "\n"),
+                          silence_timeout=silence, on_wait=spinner.on_wait)
     status = 0
     unsaved = False  # a game begun and not yet saved
     try:
-        with game:
+        with keys_unseen_while_busy(sys.stdin), spinner, game:
+            spinner.ask(False)
             while True:
                 unsaved = True
                 outcome = game.play_game()
                 shelf.save(game, outcome)
                 unsaved = False
                 out.write(f"\n[{_count(outcome.moves_checked, 'move')} cross-checked against the reference engine]\n")
+                spinner.ask(True)
                 out.write("another game? [y/N] ")
                 out.flush()
                 if not ask_yes():
                     out.write(f"[{shelf.said()}]\n")
                     break
+                spinner.ask(False)
                 game.new_game()
     except (VisitorQuit, KeyboardInterrupt):
         spinner.clear()
