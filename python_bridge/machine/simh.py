@@ -668,7 +668,14 @@ class Simh:
             raise UntypableKeys(bad)
         if not self.running:
             raise SimhError("typing while the machine is stopped would be lost", self.tail())
-        self.child.send(keys)
+        if not self.child.isalive():  # died while nobody read it (a visitor thinking over a move)
+            self.running = False
+            raise SimhDied("the pdp1 process exited", self.tail())
+        try:
+            self.child.send(keys)
+        except OSError as failure:
+            self.running = False
+            raise SimhDied(f"the pdp1 process cannot be typed to: {failure}", self.tail()) from None
 
 
 class AssemblyFailed(SimhError):
