@@ -32,6 +32,7 @@ from ..machine.front_panel import (SW_DEFERRED_END, SW_DIAGNOSTIC, SW_EMPTY_CAPT
 from ..machine.kalah_program import ROOT, ensure_tape
 from ..reference.notation import format_record
 from ..checking.keyboard import keys_unseen_while_busy
+from ..checking.wording import count
 from ..checking.record_files import claim, create_new, stamp as time_stamp
 from ..checking.session import GameOutcome
 from ..machine.simh import SimhError
@@ -65,7 +66,7 @@ def panel_lines(panel: PanelSettings) -> list[str]:
         f"                   {groups}",
         f"                    {digits}     = {word:06o}",
         f"                   bit 0 {'up: the PDP-1 plays both sides' if panel.demo else 'down: the PDP-1 plays one side'};"
-        f" bits 6-11: {level}; bits 12-14: {panel.pits} pits; bits 15-17: {panel.seeds} seeds",
+        f" bits 6-11: {level}; bits 12-14: {count(panel.pits, 'pit')}; bits 15-17: {count(panel.seeds, 'seed')}",
     ]
 
 
@@ -99,7 +100,7 @@ def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutc
              f"test word {describe_test_word(panel.test_word())} ({panel.test_word():06o})"]
     if checker is not None:
         t = checker.title
-        lines += [f"settings: {t.pits} pits, {t.seeds} seeds, level {t.level or 'auto'}, {t.variants.describe()}",
+        lines += [f"settings: {count(t.pits, 'pit')}, {count(t.seeds, 'seed')}, level {t.level or 'auto'}, {t.variants.describe()}",
                   "players: " + ("the PDP-1 plays both sides (South black, North red on the paper)" if t.first == "both"
                                  else "the PDP-1 (red) against a visitor (black)"),
                   f"record: {format_record(checker.game.record) or '(no move)'}",
@@ -220,12 +221,12 @@ def summary(outcome: GameOutcome, thoughts: list[Thought], wall: float, restarts
     if outcome.end is not None:
         scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
         lines.append(f"  result: {scores}: {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}")
-    lines.append(f"  {len(outcome.record)} moves, {outcome.moves_checked} cross-checked against the reference engine "
+    lines.append(f"  {count(len(outcome.record), 'move')}, {outcome.moves_checked} cross-checked against the reference engine "
                  f"({outcome.choices_checked} of them the PDP-1's choices)")
     if thoughts:
         longest = max(thoughts, key=lambda t: t.instructions)
         lines.append(f"  the PDP-1 thought {format_seconds(sum(t.seconds for t in thoughts))} s of 1960 time in "
-                     f"{len(thoughts)} moves (longest {format_seconds(longest.seconds)} s, move {longest.move})")
+                     f"{count(len(thoughts), 'move')} (longest {format_seconds(longest.seconds)} s, move {longest.move})")
     minutes, seconds = divmod(int(round(wall)), 60)
     lines.append(f"  the show took {minutes} min {seconds:02d} s" + (f"; emulator restarts: {restarts}" if restarts else ""))
     return "\n".join(lines)

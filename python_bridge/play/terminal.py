@@ -18,6 +18,7 @@ from typing import TextIO
 
 from ..checking.crosscheck import CrossCheckMismatch
 from ..checking.keyboard import ask_visitor, ask_yes, keys_unseen_while_busy
+from ..checking.wording import count
 from ..checking.record_files import claim, create_new, stamp
 from ..machine.front_panel import PanelSettings, describe_switches, describe_test_word
 from ..reference.game import Game
@@ -210,7 +211,7 @@ def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int) 
         scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
         result = f"{scores}; {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}"
     else:
-        result = f"not finished: the visitor left after {_count(len(checker.game.record), 'move')}"
+        result = f"not finished: the visitor left after {count(len(checker.game.record), 'move')}"
     lines = [
         f"Kalah on the PDP-1: game record (game {number} of the session)",
         f"pits {t.pits}  seeds {t.seeds}  level {t.level or 'auto'}  rules: {t.variants.describe()}",
@@ -223,10 +224,6 @@ def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int) 
         session.transcript.replace("\r", ""),
     ]
     return "\n".join(lines)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def play_at_terminal(panel: PanelSettings, records: Path) -> int:
@@ -242,7 +239,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
     word = describe_test_word(panel.test_word())
     out.write(f"sense switches 1-6: {describe_switches(panel.switches())}   test word: {word}\n"
               f"  (^ a switch up, a one; . down.  test word {panel.test_word():06o} in octal: "
-              f"{panel.pits} pits, {panel.seeds} seeds, level {panel.depth or 'auto'})\n"
+              f"{count(panel.pits, 'pit')}, {count(panel.seeds, 'seed')}, level {panel.depth or 'auto'})\n"
               "reading the Kalah tape in...  (type a pit number and Enter; Ctrl-D to leave)\n")
     silence = DEEP_SILENCE_TIMEOUT if panel.depth >= DEEP_LEVEL else SILENCE_TIMEOUT
     game = RecoveringGame(panel, TerminalVisitor(echo), FULL_SPEED,
@@ -258,7 +255,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
                 outcome = game.play_game()
                 shelf.save(game, outcome)
                 unsaved = False
-                out.write(f"\n[{_count(outcome.moves_checked, 'move')} cross-checked against the reference engine]\n")
+                out.write(f"\n[{count(outcome.moves_checked, 'move')} cross-checked against the reference engine]\n")
                 spinner.ask(True)
                 out.write("another game? [y/N] ")
                 out.flush()
