@@ -36,6 +36,16 @@ def play(*args: str, records: Path, timeout: float = 30) -> pexpect.spawn:
     return child
 
 
+def question(child: pexpect.spawn) -> None:
+    """Wait for the PDP-1's question and for the bridge to be reading the answer (the terminal's echo
+    comes on then): keys sent earlier would be type-ahead, rightly thrown away."""
+    child.expect(PROMPT)
+    deadline = time.monotonic() + 10
+    while not termios.tcgetattr(child.child_fd)[3] & termios.ECHO:
+        assert time.monotonic() < deadline, "the bridge never reads the answer"
+        time.sleep(0.01)
+
+
 def finish(child: pexpect.spawn) -> int:
     child.expect(pexpect.EOF)
     child.close()
@@ -45,14 +55,14 @@ def finish(child: pexpect.spawn) -> int:
 def test_keys_without_a_fiodec_code_are_refused_and_the_game_goes_on(kalah_tape, tmp_path: Path) -> None:
     child = play("--pits", "4", "--seeds", "3", "--level", "2", records=tmp_path)
     try:
-        child.expect(PROMPT)
+        question(child)
         for line in NO_CODE_LINES:
             child.send(line + "\r")
             child.expect(REFUSED)
             assert "Traceback" not in child.before
         child.send("1\r")
         child.expect("you play 1")
-        child.expect(PROMPT)
+        question(child)
         child.sendcontrol("d")
         child.expect(r"\[you left; the game is saved in ")
         assert finish(child) == 0
@@ -83,28 +93,29 @@ def test_spaces_capitals_and_numbers_that_are_no_pit(kalah_tape, tmp_path: Path,
             child.expect("your move, or s to swap\\? ")
             child.send("  S \r")
             child.expect("you swap\\.")
-        child.expect(PROMPT)
+        question(child)
         for line in ("33", "9", "0", "  07 ", "123"):
             child.send(line + "\r")
             child.expect("no such pit\\.\r\n")
-            child.expect(PROMPT)
+            question(child)
         child.send("S\r")
         child.expect("no swap now\\.\r\n")
-        child.expect(PROMPT)
+        question(child)
         child.send("3 4\r")
         child.expect("type a pit number\\.\r\n")
-        child.expect(PROMPT)
+        question(child)
         legal = _legal_pit(child)
         child.send(f" {legal}\r")
         child.expect(f"you play {legal}")
-        child.expect(PROMPT)
+        question(child)
         child.send("\t")  # a tab is a key the typewriter has: the PDP-1 refuses it itself
         child.send("\r")
         child.expect("type a pit number\\.\r\n")
-        child.expect(PROMPT)
+        question(child)
         legal = _legal_pit(child)
         child.send(f"{legal} \r")
         child.expect(f"you play {legal}")
+        question(child)
         child.sendcontrol("c")
         child.expect(r"\[you left; the game is saved in ")
         assert finish(child) == 0
@@ -127,12 +138,13 @@ def test_type_ahead_never_answers_a_later_question(kalah_tape, tmp_path: Path) -
         child.expect("1  2  3  4  5  6\r\n")  # the first board: the PDP-1 thinks, the bridge checks it
         child.send("2\r")
         child.send("5\r")
-        child.expect(PROMPT)
+        question(child)
         with pytest.raises(pexpect.TIMEOUT):
             child.expect("you play", timeout=1.5)
         assert "2\r\n" not in child.before and "5\r\n" not in child.before  # never even echoed
         child.send("4\r")
         child.expect("you play 4")
+        question(child)
         child.sendcontrol("c")
         child.expect(r"\[you left; the game is saved in ")
         assert finish(child) == 0
@@ -146,9 +158,9 @@ def test_type_ahead_never_answers_a_later_question(kalah_tape, tmp_path: Path) -
 def test_ctrl_c_and_ctrl_d_at_the_question_save_the_game_and_exit_0(kalah_tape, tmp_path: Path, key: str) -> None:
     child = play("--pits", "3", "--seeds", "2", "--level", "2", records=tmp_path)
     try:
-        child.expect(PROMPT)
+        question(child)
         child.send("1\r")
-        child.expect(PROMPT)
+        question(child)
         child.sendcontrol(key)
         child.expect(r"\[you left; the game is saved in (\S+)\]\r\n")
         saved = Path(child.match.group(1))
@@ -167,12 +179,12 @@ def test_the_same_in_the_demonstrations_visitor_play(kalah_tape, tmp_path: Path,
                                            "--out", str(tmp_path)], cwd=str(ROOT), encoding="utf-8", timeout=60)
     child.delaybeforesend = None
     try:
-        child.expect(PROMPT)
+        question(child)
         child.send("€1\r")
         child.expect(REFUSED)
         child.send(" 1 \r")
         child.expect("you play 1")
-        child.expect(PROMPT)
+        question(child)
         child.sendcontrol(key)
         child.expect(r"\[you left; the game is saved in (\S+), with its transcript and paper\]\r\n")
         record = Path(child.match.group(1))
@@ -200,14 +212,14 @@ def test_echo_is_on_at_the_question_and_the_terminal_is_left_as_it_was(kalah_tap
     child = play("--pits", "3", "--seeds", "2", "--level", "2", records=tmp_path)
     try:
         assert termios.tcgetattr(child.child_fd)[3] & termios.ECHO
-        child.expect(PROMPT)
+        question(child)
         deadline = time.monotonic() + 5
         while not termios.tcgetattr(child.child_fd)[3] & termios.ECHO:  # the question is being asked
             assert time.monotonic() < deadline, "echo stays off at the question"
             time.sleep(0.02)
         child.send("1\r")
         child.expect("you play 1")
-        child.expect(PROMPT)
+        question(child)
         child.sendcontrol("c")
         child.expect(r"\[you left")
         assert termios.tcgetattr(child.child_fd)[3] & termios.ECHO

@@ -10,10 +10,12 @@ Two things a host terminal does that a 1960 typewriter could not:
   again; the PDP-1 never sees it.
 * it keeps what was typed while the PDP-1 was thinking, and would hand it to
   the next question.  The PDP-1 program forgets keys typed before it asks;
-  the host's own input buffer is flushed before each question too
-  (``termios.tcflush``), so type-ahead never answers a question the visitor
-  never saw.  Only a terminal is flushed: lines given on a pipe are a script,
-  meant to answer the questions in turn.  While the PDP-1 types and thinks
+  the host's own input buffer is flushed too (``termios.tcflush``), each time
+  before the host begins a line on the screen (``flush_type_ahead``, called
+  by whoever writes the typewriter there): the question begins the last
+  line, so a key typed before it appeared is gone and a key typed the moment
+  after counts, as in the program.  Only a terminal is flushed: lines given
+  on a pipe are a script, meant to answer the questions in turn.  While the PDP-1 types and thinks
   the terminal does not echo keys either (``keys_unseen_while_busy``), so a
   key typed early cannot garble the board on the screen.
 """
@@ -142,12 +144,11 @@ def prompt_of(game: Game) -> str:
 def ask_visitor(game: Game, source: TextIO, out: TextIO) -> str:
     """The keys to type for the visitor's answer (without the carriage return).
 
-    Type-ahead is flushed first; a line with a key the typewriter lacks is
-    refused with one line and the question is asked again; end of input
-    raises ``VisitorQuit``.
+    The question is on the screen already, printed after the type-ahead was
+    flushed.  A line with a key the typewriter lacks is refused with one line
+    and the question asked again; end of input raises ``VisitorQuit``.
     """
     while True:
-        flush_type_ahead(source)
         line = read_line(source)
         if not line:
             raise VisitorQuit()
@@ -155,12 +156,15 @@ def ask_visitor(game: Game, source: TextIO, out: TextIO) -> str:
         bad = keys_without_code(keys)
         if not bad:
             return keys
+        flush_type_ahead(source)
         out.write(refusal(bad) + "\n" + prompt_of(game))
         out.flush()
 
 
-def ask_yes(source: TextIO | None = None) -> bool:
-    """A yes-or-no answer from the visitor (type-ahead flushed first); end of input is no."""
+def ask_yes(question: str, out: TextIO, source: TextIO | None = None) -> bool:
+    """A yes-or-no answer to ``question`` (type-ahead flushed before it is printed); end of input is no."""
     source = source or sys.stdin
     flush_type_ahead(source)
+    out.write(question)
+    out.flush()
     return read_line(source).strip().lower().startswith("y")

@@ -33,7 +33,7 @@ from ..machine.front_panel import PanelSettings
 from ..reference.game import Game
 from ..machine.kalah_program import KalahMachine, program_symbols
 from ..reference.rules import NORTH, SOUTH, pit_index
-from ..checking.keyboard import ask_visitor
+from ..checking.keyboard import ask_visitor, flush_type_ahead
 from ..checking.session import GameOutcome, PlaySession, Visitor, VisitorQuit
 from ..checking.recovery import play_with_restarts, restore_machine
 from ..machine.simh import FULL_SPEED, QUIET_SPEED, MachineConfig, SimhError
@@ -89,6 +89,7 @@ class Presenter:
     captions: CaptionScript | None = None
     style: Style = field(default_factory=Style)
     hide_typed_echo: bool = False  # the terminal showed the visitor's keys already
+    keyboard: TextIO | None = None  # the visitor's: its type-ahead is flushed before each line is begun
     machine: KalahMachine | None = None  # the machine now playing (replaced after a failure)
     think_pc: int = 0
     thx_pc: int = 0
@@ -131,6 +132,8 @@ class Presenter:
         self._echo = keys + "\r\n" if self.hide_typed_echo else ""
 
     def _write(self, text: str) -> None:
+        if self.keyboard is not None and not self._line:  # a line begins (the question is one)
+            flush_type_ahead(self.keyboard)
         self.out.write(text)
 
     def _feed(self, text: str) -> None:

@@ -65,10 +65,11 @@ _STOP_WORDS = ("HALT instruction", "Undefined instruction", "Infinite I/O wait s
 
 def _ready_length(unread: str) -> int:
     """How much of ``unread`` is surely program output: all but a last line that may be a stop
-    message still arriving (SIMH starts those on a line of their own), or a lone CR."""
+    message still arriving (SIMH starts those on a line of their own: the start of one, or one
+    whose line end has not come yet), or a lone CR."""
     cut = unread.rfind("\n") + 1
     last = unread[cut:]
-    if last and any(word.startswith(last) for word in _STOP_WORDS):
+    if last and any(word.startswith(last) or last.startswith(word) for word in _STOP_WORDS):
         if cut and unread[cut - 1] == "\n":  # the message's own new line goes with it
             cut -= 2 if cut > 1 and unread[cut - 2] == "\r" else 1
         return cut

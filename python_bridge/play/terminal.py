@@ -9,6 +9,7 @@ record is saved when the program ends (``records/``).
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..checking.crosscheck import CrossCheckMismatch
-from ..checking.keyboard import ask_visitor, ask_yes, keys_unseen_while_busy
+from ..checking.keyboard import ask_visitor, ask_yes, flush_type_ahead, keys_unseen_while_busy
 from ..checking.wording import count
 from ..checking.record_files import claim, create_new, stamp
 from ..machine.front_panel import PanelSettings, describe_switches, describe_test_word
@@ -43,6 +44,8 @@ class EchoFilter:
     out: TextIO
     expect: str = ""  # the echo still to drop
     spinner: "Spinner | None" = None  # told of every output, so it never covers the paper
+    keyboard: TextIO | None = None  # its type-ahead is flushed before each line is begun
+    at_line_start: bool = True
 
     def typed(self, keys: str) -> None:
         self.expect = keys + "\r\n"
@@ -61,7 +64,15 @@ class EchoFilter:
             self._write(text)
 
     def _write(self, text: str) -> None:
-        self.out.write(text.replace("\r", ""))
+        """Print; before a line is begun, drop the type-ahead: the question is a line's beginning, so
+        no key typed before it appeared answers it.  (Once a line, not every write: a flush also drops
+        a Ctrl-C the terminal has not yet taken in, and fewer flushes make that rarer.)"""
+        text = text.replace("\r", "")
+        for piece in text.splitlines(keepends=True):
+            if self.at_line_start and self.keyboard is not None:
+                flush_type_ahead(self.keyboard)
+            self.out.write(piece)
+            self.at_line_start = piece.endswith("\n")
         self.out.flush()
 
     def say(self, text: str) -> None:
@@ -129,6 +140,7 @@ class Spinner:
                 self.shown = False
 
     def _run(self) -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # Ctrl-C must wake the main thread
         turn = 0
         while not self._stop.wait(0.25):
             with self.lock:
@@ -234,7 +246,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
     """
     out = sys.stdout
     spinner = Spinner(sys.stderr)
-    echo = EchoFilter(out, spinner=spinner)
+    echo = EchoFilter(out, spinner=spinner, keyboard=sys.stdin)
     shelf = SessionRecords(records)
     word = describe_test_word(panel.test_word())
     out.write(f"sense switches 1-6: {describe_switches(panel.switches())}   test word: {word}\n"
@@ -257,9 +269,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
                 unsaved = False
                 out.write(f"\n[{count(outcome.moves_checked, 'move')} cross-checked against the reference engine]\n")
                 spinner.ask(True)
-                out.write("another game? [y/N] ")
-                out.flush()
-                if not ask_yes():
+                if not ask_yes("another game? [y/N] ", out):
                     out.write(f"[{shelf.said()}]\n")
                     break
                 spinner.ask(False)
