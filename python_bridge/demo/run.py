@@ -138,7 +138,8 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
     style = Style.for_stream(out)
     pacer = pacer or Pacer(paced=not fast)
     presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source),
-                          keyboard=source if visitor else None)
+                          keyboard=source if visitor else None,
+                          working=sys.stderr if visitor and _is_terminal(sys.stderr) else None)
     speed = ("full speed (--fast)" if fast else
              f"1960 speed: {PDP1_RATE:,} PDP-1 instructions a second, the typewriter at 10 characters a second")
     stamp = time_stamp()

@@ -90,6 +90,8 @@ class Presenter:
     style: Style = field(default_factory=Style)
     hide_typed_echo: bool = False  # the terminal showed the visitor's keys already
     keyboard: TextIO | None = None  # the visitor's: its type-ahead is flushed before each line is begun
+    working: TextIO | None = None  # a terminal where a long think is shown to be one (never the paper)
+    _working_shown: bool = False
     machine: KalahMachine | None = None  # the machine now playing (replaced after a failure)
     think_pc: int = 0
     thx_pc: int = 0
@@ -132,9 +134,23 @@ class Presenter:
         self._echo = keys + "\r\n" if self.hide_typed_echo else ""
 
     def _write(self, text: str) -> None:
+        if self._working_shown and self.working is not None:
+            self.working.write("\r\x1b[K")  # the thinking line goes before the typewriter prints
+            self.working.flush()
+            self._working_shown = False
         if self.keyboard is not None and not self._line:  # a line begins (the question is one)
             flush_type_ahead(self.keyboard)
         self.out.write(text)
+
+    def _working(self, began: float) -> None:
+        """Between the steps of a paced think: after two seconds, a line on the host's terminal says
+        the PDP-1 is thinking, with its 1960 time so far, so a visitor does not take it for a hang."""
+        seconds = self.pacer.clock() - began
+        if self.working is None or seconds < 2:
+            return
+        self.working.write(f"\r[the PDP-1 is thinking: {seconds:.0f} s]")
+        self.working.flush()
+        self._working_shown = True
 
     def _feed(self, text: str) -> None:
         for event in self.parser.feed(text):
@@ -249,8 +265,9 @@ class Presenter:
         if pc == self.think_pc:
             self._begin_thinking(sim.instructions())
             if self.pacer.paced:  # think in 1960 time, stepped to the exit; the session goes on from there
-                self.pacer.typewriter_idle()
-                used = step_to_break(sim, self.thx_pc, self.pacer, MAX_THINK, "the PDP-1's thinking")
+                began = self.pacer.typewriter_idle()
+                used = step_to_break(sim, self.thx_pc, self.pacer, MAX_THINK, "the PDP-1's thinking",
+                                     between=lambda: self._working(began))
                 self._end_thinking(used)
         elif pc == self.thx_pc:
             self._end_thinking(sim.instructions() - self._think_started)
