@@ -47,8 +47,7 @@ def test_every_game_of_a_session_is_saved_with_its_result(kalah_tape, tmp_path: 
         assert "emulator restarts: 0" in text
         assert "1 pit, 1 seed, level 1." in text  # the program's own title, singular
     assert out.count("[1 move cross-checked against the reference engine]") == 3
-    assert out.strip().endswith(f"[3 games are saved in {tmp_path}: "
-                                + ", ".join(p.name for p in records) + "]")
+    assert out.strip().endswith(f"[3 games are saved in {tmp_path}: {records[0].name} to {records[2].name}]")
 
 
 def _pdp1_of(pid: int) -> int:

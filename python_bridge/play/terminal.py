@@ -210,7 +210,8 @@ class SessionRecords:
             return "no game was begun: nothing to save"
         if len(self.saved) == 1:
             return f"the game is saved in {self.saved[0]}"
-        return f"{len(self.saved)} games are saved in {self.folder}: {', '.join(p.name for p in self.saved)}"
+        first, last = self.saved[0].name, self.saved[-1].name
+        return f"{len(self.saved)} games are saved in {self.folder}: {first} to {last}"
 
 
 def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int) -> str:
@@ -273,6 +274,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
                     out.write(f"[{shelf.said()}]\n")
                     break
                 spinner.ask(False)
+                echo.typed("")  # the key that starts the new game: SIMH's echo of it is no line of the paper
                 game.new_game()
     except (VisitorQuit, KeyboardInterrupt):
         spinner.clear()
