@@ -226,3 +226,16 @@ def test_echo_is_on_at_the_question_and_the_terminal_is_left_as_it_was(kalah_tap
         assert finish(child) == 0
     finally:
         child.close(force=True)
+
+
+def test_a_script_on_a_pipe_with_keys_the_typewriter_lacks(kalah_tape, tmp_path: Path) -> None:
+    """Lines on a pipe are refused alike, bytes that are no UTF-8 included: no traceback, the game goes on."""
+    import subprocess
+
+    script = "€3\n".encode() + b"\xff\xfe2\n" + "é\n1\n".encode()
+    done = subprocess.run([sys.executable, "-m", "python_bridge", "play", "--pits", "4", "--seeds", "3", "--level", "2",
+                           "--records", str(tmp_path)], cwd=ROOT, input=script, capture_output=True, timeout=60)
+    out = done.stdout.decode()
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, out + done.stderr.decode()
+    assert out.count("[the PDP-1's typewriter has no key ") == 3 and "U+FFFD" in out
+    assert "you play 1" in out and "you play 2" not in out and "you play 3" not in out

@@ -95,7 +95,10 @@ def read_line(stream: TextIO) -> str:
     """
     fd = _is_terminal(stream)
     if fd is None:
-        return stream.readline()
+        binary = getattr(stream, "buffer", None)  # a pipe or a file: its bytes, so bad UTF-8 cannot raise
+        if binary is None:
+            return stream.readline()
+        return binary.readline().decode("utf-8", errors="replace")
     echoed = _set_echo(fd, True)  # the answer is seen as it is typed
     data = b""
     try:
