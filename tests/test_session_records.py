@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import signal
 import subprocess
@@ -103,7 +104,7 @@ def test_sessions_started_in_the_same_second_never_overwrite_each_other(kalah_ta
     stamp = "19601101-120000"
     saved = []
     for seed in (1, 2):
-        with RecoveringGame(PanelSettings(pits=2, seeds=2, depth=1), RandomVisitor(__import__("random").Random(seed)),
+        with RecoveringGame(PanelSettings(pits=2, seeds=2, depth=1), RandomVisitor(random.Random(seed)),
                             notice=lambda _m: None) as game:
             outcome = game.play_game()
             saved.append((SessionRecords(tmp_path, started=stamp).save(game, outcome), outcome.transcript))
@@ -191,3 +192,41 @@ def test_the_line_break_before_a_stop_message_is_simhs_not_the_programs() -> Non
                     text += sim.read_some(5)
             assert text == "ab\r\n"
             sim.cont()
+
+
+def test_a_show_left_early_keeps_its_restart_count(kalah_tape) -> None:
+    """The demonstration's record too: the pdp1 killed as the PDP-1 starts thinking, the visitor leaving at
+    the question after it; the record says "emulator restarts: 1" and that the show stopped before the end."""
+    from python_bridge.checking.session import SearchVisitor, VisitorQuit
+    from python_bridge.demo.run import record_lines
+    from python_bridge.demo.show import Presenter, Show
+    from python_bridge.demo.tape_picture import ReadInDisplay, tape_records
+    from tools.papertape import read_tape
+
+    class KillingPresenter(Presenter):
+        killed = False
+
+        def on_break(self, pc: int | None) -> None:
+            if pc == self.think_pc and not self.killed:
+                assert self.machine is not None
+                self.killed = True
+                self.machine.sim.kill()
+            super().on_break(pc)
+
+    out = io.StringIO()
+    presenter = KillingPresenter(out, Pacer(False))
+
+    class LeavesAtTheSecondQuestion(SearchVisitor):
+        def choose(self, game):  # type: ignore[no-untyped-def]
+            if presenter.killed:  # the first question after the restart
+                raise VisitorQuit()
+            return super().choose(game)
+
+    tape = read_tape(kalah_tape.read_bytes())
+    panel = PanelSettings(pits=4, seeds=3, depth=3)
+    with Show(panel, presenter, LeavesAtTheSecondQuestion(2), tape.start, ReadInDisplay(tape_records(tape), out.write).reader_at) as show:
+        with pytest.raises(VisitorQuit):
+            show.play()
+    assert show.restarts == 1 and "[the emulator failed: " in out.getvalue()
+    lines = record_lines(panel, "full speed", show, None, presenter.thoughts, "")
+    assert "emulator restarts: 1" in lines and "result: the show was stopped before the end" in lines
