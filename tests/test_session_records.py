@@ -230,3 +230,16 @@ def test_a_show_left_early_keeps_its_restart_count(kalah_tape) -> None:
     assert show.restarts == 1 and "[the emulator failed: " in out.getvalue()
     lines = record_lines(panel, "full speed", show, None, presenter.thoughts, "")
     assert "emulator restarts: 1" in lines and "result: the show was stopped before the end" in lines
+
+
+def test_a_record_that_cannot_be_written_is_said_in_one_line(kalah_tape, tmp_path: Path) -> None:
+    """The folder gone bad during the session (here: a file where the folder should be): no traceback."""
+    blocked = tmp_path / "records"
+    blocked.write_text("not a folder")
+    with RecoveringGame(PanelSettings(pits=1, seeds=1, depth=1), RandomVisitor(random.Random(1)),
+                        notice=lambda _m: None) as game:
+        outcome = game.play_game()
+    shelf = SessionRecords(blocked)
+    assert shelf.save(game, outcome) is None
+    assert shelf.said().startswith(f"game 1 could not be saved in {blocked}: ")
+    assert "\n" not in shelf.said()

@@ -188,24 +188,34 @@ class SessionRecords:
     started: str = field(default_factory=stamp)
     stem: str | None = None
     saved: list[Path] = field(default_factory=list)
+    failure: str = ""  # why a record could not be written (the folder vanished, the disk is full)
 
-    def save(self, game: RecoveringGame, outcome: GameOutcome | None) -> Path | None:
-        """Write the game now held (ended: ``outcome``; left early: None); None if it never began."""
+    def save(self, game: RecoveringGame, outcome: GameOutcome | None, unfinished: str = "the visitor left") -> Path | None:
+        """Write the game now held (ended: ``outcome``; else None and why it did not end).
+
+        None if the game never began, or if the file could not be written (``failure`` says why).
+        """
         session = game.session
         if session is None or session.checker is None:
             return None
         number = len(self.saved) + 1
-        text = record_text(game, outcome, number)
-        if self.stem is None:
-            self.stem, path = claim(self.folder, f"kalah-{self.started}", f"-game{number}.txt")
-            path.write_text(text, encoding="utf-8")
-        else:
-            path = create_new(self.folder / f"{self.stem}-game{number}.txt", text)
+        text = record_text(game, outcome, number, unfinished)
+        try:
+            if self.stem is None:
+                self.stem, path = claim(self.folder, f"kalah-{self.started}", f"-game{number}.txt")
+                path.write_text(text, encoding="utf-8")
+            else:
+                path = create_new(self.folder / f"{self.stem}-game{number}.txt", text)
+        except OSError as failure:
+            self.failure = f"game {number} could not be saved in {self.folder}: {failure.strerror or failure}"
+            return None
         self.saved.append(path)
         return path
 
     def said(self) -> str:
         """One line naming what was saved."""
+        if self.failure:
+            return self.failure
         if not self.saved:
             return "no game was begun: nothing to save"
         if len(self.saved) == 1:
@@ -214,7 +224,8 @@ class SessionRecords:
         return f"{len(self.saved)} games are saved in {self.folder}: {first} to {last}"
 
 
-def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int) -> str:
+def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int,
+                unfinished: str = "the visitor left") -> str:
     """A game's record: settings, moves, result, true figures, and the typewriter transcript."""
     session = game.session
     assert session is not None and session.checker is not None
@@ -224,7 +235,7 @@ def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int) 
         scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
         result = f"{scores}; {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}"
     else:
-        result = f"not finished: the visitor left after {count(len(checker.game.record), 'move')}"
+        result = f"not finished: {unfinished} after {count(len(checker.game.record), 'move')}"
     lines = [
         f"Kalah on the PDP-1: game record (game {number} of the session)",
         f"pits {t.pits}  seeds {t.seeds}  level {t.level or 'auto'}  rules: {t.variants.describe()}",
@@ -253,7 +264,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
     out.write(f"sense switches 1-6: {describe_switches(panel.switches())}   test word: {word}\n"
               f"  (^ a switch up, a one; . down.  test word {panel.test_word():06o} in octal: "
               f"{count(panel.pits, 'pit')}, {count(panel.seeds, 'seed')}, level {panel.depth or 'auto'})\n"
-              "reading the Kalah tape in...  (type a pit number and Enter; Ctrl-D to leave)\n")
+              "reading the Kalah tape in...  (type a pit number and Enter; Ctrl-D or Ctrl-C to leave)\n")
     silence = DEEP_SILENCE_TIMEOUT if panel.depth >= DEEP_LEVEL else SILENCE_TIMEOUT
     game = RecoveringGame(panel, TerminalVisitor(echo), FULL_SPEED,
                           echo=echo, notice=lambda msg: echo.say("\n" + msg + "\n"),
@@ -268,6 +279,10 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
                 outcome = game.play_game()
                 shelf.save(game, outcome)
                 unsaved = False
+                if shelf.failure:
+                    out.write(f"\n[{shelf.failure}]\n")
+                    status = 1
+                    break
                 out.write(f"\n[{count(outcome.moves_checked, 'move')} cross-checked against the reference engine]\n")
                 spinner.ask(True)
                 if not ask_yes("another game? [y/N] ", out):
@@ -289,8 +304,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
         status = 1
     finally:
         if status and unsaved:
-            path = shelf.save(game, None)
-            if path:
-                out.write(f"[the game so far is saved in {path}]\n")
+            path = shelf.save(game, None, "stopped by the failure above")
+            out.write(f"[the game so far is saved in {path}]\n" if path else f"[{shelf.said()}]\n")
     out.flush()
-    return status
+    return 1 if shelf.failure else status
