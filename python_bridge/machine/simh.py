@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, Iterator
 
 import pexpect
 
+from tools.fiodec import keyboard
+
 if TYPE_CHECKING:
     from tools.macro import Program
 
@@ -109,20 +111,19 @@ def untypable(keys: str) -> str:
     """The characters of ``keys`` that ``Simh.type`` refuses, in order, each once.
 
     Why here: pexpect would raise UnicodeEncodeError for a character latin-1 lacks, and SIMH
-    keeps only the low seven bits of a byte, so ``é`` (351) would arrive as ``i``.  ASCII
-    characters without a FIO-DEC code (``;`` ``$``...) stay typable: SIMH echoes and drops them,
-    which programs under test may rely on.
+    keeps only the low seven bits of a byte, so ``é`` (351) would arrive as ``i``.  What stays
+    typable is what SIMH's keyboard handles as ``tools.fiodec.keyboard`` describes it: printable
+    ASCII (those without a FIO-DEC code, ``;`` ``$``..., are echoed and dropped, which programs
+    under test may rely on), the control keys it delivers (CR, tab, backspace, DEL) and LF
+    (echoed, never delivered).  Any other control key is refused: ^E would stop the simulation.
     """
     bad: list[str] = []
     for char in keys:
-        if char in _CONSOLE_KEYS or (" " <= char <= "~"):
+        if " " <= char <= "~" or char == "\n" or (ord(char) < 128 and keyboard(char)[0]):
             continue
         if char not in bad:
             bad.append(char)
     return "".join(bad)
-
-
-_CONSOLE_KEYS = frozenset("\r\t\b\x7f")  # the control keys with a FIO-DEC meaning (LF is dropped by SIMH)
 
 
 # What SIMH prints when a ``step N`` has run its N instructions.
