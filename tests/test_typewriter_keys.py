@@ -239,3 +239,22 @@ def test_a_script_on_a_pipe_with_keys_the_typewriter_lacks(kalah_tape, tmp_path:
     assert done.returncode == 0 and b"Traceback" not in done.stderr, out + done.stderr.decode()
     assert out.count("[the PDP-1's typewriter has no key ") == 3 and "U+FFFD" in out
     assert "you play 1" in out and "you play 2" not in out and "you play 3" not in out
+
+
+def test_sigterm_at_the_question_leaves_as_ctrl_c_does(kalah_tape, tmp_path: Path) -> None:
+    """Stopped by SIGTERM (a shutdown): the game saved, one line, exit 0, the terminal's echo back on."""
+    import signal
+
+    child = play("--pits", "3", "--seeds", "2", "--level", "2", records=tmp_path)
+    try:
+        question(child)
+        child.send("1\r")
+        question(child)
+        child.kill(signal.SIGTERM)
+        child.expect(r"\[you left; the game is saved in ")
+        assert termios.tcgetattr(child.child_fd)[3] & termios.ECHO
+        assert finish(child) == 0
+    finally:
+        child.close(force=True)
+    (record,) = tmp_path.glob("kalah-*-game1.txt")
+    assert "result: not finished" in record.read_text()

@@ -23,6 +23,7 @@ Two things a host terminal does that a 1960 typewriter could not:
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import termios
 import unicodedata
@@ -59,7 +60,9 @@ def keys_unseen_while_busy(stream: TextIO) -> Iterator[None]:
     """For a session at a terminal: no echo of keys except while a question waits for its answer.
 
     The terminal's settings are put back as they were when the session ends,
-    however it ends.  Ctrl-C still interrupts (only ECHO is cleared).
+    however it ends.  Ctrl-C still interrupts (only ECHO is cleared); SIGTERM
+    and SIGHUP (the terminal closed) end the session as Ctrl-C does, so the
+    game is saved and the terminal restored rather than left without echo.
     """
     fd = _is_terminal(stream)
     if fd is None:
@@ -70,11 +73,22 @@ def keys_unseen_while_busy(stream: TextIO) -> Iterator[None]:
     except termios.error:
         yield
         return
+    previous = {sig: signal.signal(sig, _leave) for sig in (signal.SIGTERM, signal.SIGHUP)}
     _set_echo(fd, False)
     try:
         yield
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        try:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        except termios.error:  # the terminal is gone (SIGHUP): nothing to restore
+            pass
+
+
+def _leave(signum: int, _frame: object) -> None:
+    """SIGTERM or SIGHUP during a session at a terminal: leave as Ctrl-C leaves."""
+    raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
 def _set_echo(fd: int, on: bool) -> bool:
