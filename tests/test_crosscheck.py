@@ -78,7 +78,7 @@ def test_a_wrong_score() -> None:
 
 def test_the_parser_reads_what_the_program_types() -> None:
     text = ("\r\nkalah for the pdp-1\r\n3 pits, 2 seeds, level 2.\r\nyou move first.\r\n\r\n"
-            " pdp-1  2  2  2\r\n     0           0\r\n        2  2  2  you\r\n        1  2  3\r\n"
+            "        3  2  1\r\n pdp-1  2  2  2\r\n     0           0\r\n        2  2  2  you\r\n        1  2  3\r\n"
             "your move? 3\r\nyou play 3.\r\n")
     events = TranscriptParser().feed(text)
     assert events == [TITLE, OPENING, Prompt(False), Move("you", 3, 0, False)]

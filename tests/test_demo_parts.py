@@ -60,6 +60,7 @@ kalah for the pdp-1
 4 pits, 3 seeds, level 13.
 the pdp-1 plays both sides.
 
+        4  3  2  1
  north  3  3  3  3
      0              0
         3  3  3  3  south
@@ -84,6 +85,7 @@ def test_the_ribbon_follows_the_players() -> None:
     assert by_text[" north  3  3  3  3"] == [RED]
     assert by_text["     0              0"] == [RED, BLACK]  # North's store left, South's right
     assert by_text["        3  3  3  3  south"] == [BLACK]
+    assert by_text["        4  3  2  1"] == [RED] and by_text["        1  2  3  4"] == [BLACK]  # pit numbers
     assert by_text["south plays 2, captures 4."] == [BLACK]
     assert by_text["north swaps."] == [RED]
     assert by_text["pdp-1 plays 1, moves again."] == [RED]

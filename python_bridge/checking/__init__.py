@@ -4,7 +4,9 @@
 machine by a visitor or a reference player), ``recovery`` (a dead or hung emulator replaced and
 the game restored), ``games`` (seeded cross-check games), ``fuzz`` (the diagnostic-mode
 differential fuzz), ``parallel`` (work dealt to several emulators), ``figures`` (the ``bench``
-measurements).
+measurements); shared by the commands a visitor plays through: ``keyboard`` (the visitor's keys
+at the host terminal: refused keys, type-ahead), ``record_files`` (names no two sessions share),
+``wording`` (counted nouns).
 
 May import: ``machine``, ``reference``, ``tools`` and the standard library.
 """

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .wording import count
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title, side_of
 from ..reference.game import Game
 from ..reference.rules import NORTH, SOUTH, Position, other, start_position, winner
@@ -55,7 +56,7 @@ class CrossChecker:
         flags = " ".join(t.variants.flags())
         lines = [
             f"CROSS-CHECK MISMATCH: {what}",
-            f"  settings: {t.pits} pits, {t.seeds} seeds, level {t.level}, {t.variants.describe()}",
+            f"  settings: {count(t.pits, 'pit')}, {count(t.seeds, 'seed')}, level {t.level}, {t.variants.describe()}",
             f"  record so far: {format_record(self.game.record) or '(none)'}",
             f"  position before: {format_position(before)}",
         ]

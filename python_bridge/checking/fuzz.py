@@ -14,6 +14,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from .wording import count
 from ..machine.diagnostic import DEL, DiagnosticModel
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine
@@ -55,7 +56,7 @@ class Mismatch:
         flags = " ".join(self.group.variants.flags())
         return "\n".join([
             f"MISMATCH in group {self.group.index} (seed {seed}): "
-            f"{self.group.pits} pits, {self.group.seeds} seeds, {self.group.variants.describe()}",
+            f"{count(self.group.pits, 'pit')}, {count(self.group.seeds, 'seed')}, {self.group.variants.describe()}",
             f"  position before: {format_position(self.before)}",
             f"  typed:           {self.line!r}",
             f"  PDP-1 answered:  {self.pdp1!r}",

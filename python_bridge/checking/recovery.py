@@ -139,14 +139,16 @@ class RecoveringGame:
     on_event: Callable | None = None
     notice: Callable[[str], None] = print  # how a restart is announced to the person watching
     silence_timeout: float = 60.0
-    restarts: int = 0
+    on_wait: Callable[[float], None] | None = None  # the PDP-1 silent so long (s): e.g. a spinner
+    restarts: int = 0  # in all games so far, counted as they happen (a game left early keeps its count)
+    game_restarts: int = 0  # in the game now being played (or the last one)
     machine: KalahMachine | None = None
     session: PlaySession | None = field(default=None, repr=False)
 
     def start(self) -> None:
         self.machine = KalahMachine(self.panel, self.config)
         self.session = PlaySession(self.machine, self.visitor, echo=self.echo, on_event=self.on_event,
-                                   silence_timeout=self.silence_timeout)
+                                   silence_timeout=self.silence_timeout, on_wait=self.on_wait)
 
     def play_game(self) -> GameOutcome:
         """One game from its title (or from where the last failure left it) to its end."""
@@ -154,11 +156,14 @@ class RecoveringGame:
             self.start()
         assert self.session is not None
 
+        self.game_restarts = 0
+
         def announce(reason: str) -> None:
+            self.restarts += 1
+            self.game_restarts += 1
             self.notice(f"[the PDP-1 failed: {reason}. Restarting it and restoring the game...]")
 
-        outcome, restarts = play_with_restarts(self.session, self._replace_machine, announce)
-        self.restarts += restarts
+        outcome, _restarts = play_with_restarts(self.session, self._replace_machine, announce)
         return outcome
 
     def _replace_machine(self, checker: CrossChecker) -> KalahMachine:

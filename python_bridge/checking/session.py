@@ -9,6 +9,7 @@ player for automated cross-checks) and types the answer.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -18,7 +19,9 @@ from ..reference.game import Game
 from ..machine.kalah_program import KalahMachine
 from ..reference.search import best_move
 from ..reference.notation import format_record
-from ..machine.simh import BreakpointReached
+from ..machine.simh import BreakpointReached, SimhTimeout
+
+WAIT_TICK = 0.5  # how often on_wait hears that the PDP-1 is still silent (seconds)
 
 
 class VisitorQuit(Exception):
@@ -78,6 +81,7 @@ class PlaySession:
     on_event: Callable[[Event, CrossChecker | None], None] | None = None
     silence_timeout: float = 60.0  # longest the PDP-1 may stay silent (thinking) before it counts as hung
     on_break: Callable[[int | None], None] | None = None  # called at each breakpoint (set by the caller), then cont
+    on_wait: Callable[[float], None] | None = None  # told every WAIT_TICK how long the PDP-1 has been silent
     parser: TranscriptParser = field(default_factory=TranscriptParser)
     checker: CrossChecker | None = None
     pending_keys: str | None = None  # typed for the visitor, not yet answered by the PDP-1
@@ -97,7 +101,7 @@ class PlaySession:
             self.transcript = ""
         while True:
             try:
-                text = sim.read_some(self.silence_timeout)
+                text = self._read(sim)
             except BreakpointReached as stop:
                 if self.on_break is None:
                     raise
@@ -129,6 +133,20 @@ class PlaySession:
                     return GameOutcome(checker.title, list(checker.game.record), end,
                                        checker.moves_checked, checker.choices_checked,
                                        self.transcript)
+
+    def _read(self, sim) -> str:
+        """The next output; while the PDP-1 is silent (thinking) ``on_wait`` hears how long it has been."""
+        if self.on_wait is None:
+            return sim.read_some(self.silence_timeout)
+        began = time.monotonic()
+        while True:
+            silent = time.monotonic() - began
+            if silent >= self.silence_timeout:
+                raise SimhTimeout(f"no output from the PDP-1 for {self.silence_timeout:.0f} s", sim.tail())
+            try:
+                return sim.read_some(min(WAIT_TICK, self.silence_timeout - silent))
+            except SimhTimeout:
+                self.on_wait(time.monotonic() - began)
 
     def _answer(self, checker: CrossChecker) -> None:
         if self.visitor is None:

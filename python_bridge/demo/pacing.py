@@ -138,11 +138,13 @@ def step_to_break(sim: Simh, end: int, pacer: Pacer, limit: int, what: str,
     return used
 
 
-def think_to_break(sim: Simh, end: int, pacer: Pacer, limit: int = MAX_THINK) -> tuple[int, int]:
+def think_to_break(sim: Simh, end: int, pacer: Pacer, limit: int = MAX_THINK,
+                   between: Callable[[], None] | None = None) -> tuple[int, int]:
     """Step the PDP-1's thinking to the breakpoint ``end``, paced at 200,000 cycles a second.
 
     Every instruction's cycles are counted (``CycleCounter``); unpaced, the
-    slices are as long as SIMH's history.  Returns instructions and cycles.
+    slices are as long as SIMH's history.  ``between`` is called after every
+    slice (the host's "thinking" line).  Returns instructions and cycles.
     """
     counter = CycleCounter(sim)
     started = pacer.clock()
@@ -159,6 +161,8 @@ def think_to_break(sim: Simh, end: int, pacer: Pacer, limit: int = MAX_THINK) ->
         if counter.instructions > limit:
             raise SimhError(f"the PDP-1's thinking ran for more than {limit} instructions", sim.tail())
         pacer.run_for(started, counter.cycles, CYCLES_PER_SECOND)
+        if between is not None:
+            between()
     pacer.run_for(started, counter.cycles, CYCLES_PER_SECOND)
     return counter.instructions, counter.cycles
 

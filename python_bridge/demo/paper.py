@@ -8,9 +8,9 @@ The PDP-1's console typewriter (a Soroban-modified IBM electric) had a
 two-colour ribbon, switched by the FIO-DEC colour-shift codes.  The Kalah
 program never sends them, so the colours are the host's, given by player:
 South and the visitor in black, North and the PDP-1 (against a visitor) in
-red -- a move line in its player's colour, each board row in the colour of
-the player it belongs to (the store line split between the two), everything
-else black.
+red -- a move line in its player's colour, each board row and its pit numbers
+in the colour of the player it belongs to (the store line split between the
+two), everything else black.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ MARGIN_X, MARGIN_Y = 36, 32
 _TOP = re.compile(r" (pdp-1|north|south|you)(?:  ?\d{1,2})+")
 _STORES = re.compile(r"( +\d{1,2})( +\d{1,2})")
 _BOTTOM = re.compile(r" +(?:\d{1,2} +)+(pdp-1|north|south|you)")
+_NUMBERS = re.compile(r" +(?:\d +)*\d")  # a row's pit numbers, over the top row or under the bottom one
 _MOVER = re.compile(r"(pdp-1|you|south|north) (?:plays? \d|swaps?\.)")
 _PROMPT = re.compile(r"your move")
 
@@ -48,6 +49,8 @@ def ribbon_segments(lines: list[str]) -> list[list[Segment]]:
         if top_row:
             top = top_row.group(1)
             segments = [(line, RIBBON[top])]
+            if coloured and len(coloured[-1]) == 1 and _NUMBERS.fullmatch(coloured[-1][0][0]):
+                coloured[-1] = [(coloured[-1][0][0], RIBBON[top])]  # its pit numbers, just above
         elif top is not None and _STORES.fullmatch(line):
             stores = _STORES.fullmatch(line)
             assert stores is not None
@@ -60,6 +63,9 @@ def ribbon_segments(lines: list[str]) -> list[list[Segment]]:
             segments = [(line, colour)]
             previous = coloured[-1]
             coloured[-1] = [previous[0], (previous[1][0], colour)]
+            top = "numbers " + bottom.group(1)  # the pit numbers under it follow
+        elif top is not None and top.startswith("numbers ") and _NUMBERS.fullmatch(line):
+            segments = [(line, RIBBON[top.split()[1]])]
             top = None
         elif mover:
             segments = [(line, RIBBON[mover.group(1)])]

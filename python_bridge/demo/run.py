@@ -13,7 +13,7 @@ record beside them.
 from __future__ import annotations
 
 import sys
-import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -32,6 +32,9 @@ from ..machine.front_panel import (SW_DEFERRED_END, SW_DIAGNOSTIC, SW_EMPTY_CAPT
                           SW_REMAINDER_VOID, PanelSettings, describe_switches, describe_test_word)
 from ..machine.kalah_program import ROOT, ensure_tape
 from ..reference.notation import format_record
+from ..checking.keyboard import keys_unseen_while_busy
+from ..checking.wording import count
+from ..checking.record_files import claim, create_new, stamp as time_stamp
 from ..checking.session import GameOutcome
 from ..machine.simh import SimhError
 
@@ -64,7 +67,7 @@ def panel_lines(panel: PanelSettings) -> list[str]:
         f"                   {groups}",
         f"                    {digits}     = {word:06o}",
         f"                   bit 0 {'up: the PDP-1 plays both sides' if panel.demo else 'down: the PDP-1 plays one side'};"
-        f" bits 6-11: {level}; bits 12-14: {panel.pits} pits; bits 15-17: {panel.seeds} seeds",
+        f" bits 6-11: {level}; bits 12-14: {count(panel.pits, 'pit')}; bits 15-17: {count(panel.seeds, 'seed')}",
     ]
 
 
@@ -76,17 +79,18 @@ class Saved:
 
 
 def write_outputs(folder: Path, stamp: str, transcript: str, record_lines: list[str]) -> Saved:
-    """The typewriter transcript (text), the paper (SVG) and the game record, in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    saved = Saved(folder / f"demo-{stamp}-typewriter.txt", folder / f"demo-{stamp}-paper.svg",
-                  folder / f"demo-{stamp}-record.txt")
+    """The typewriter transcript (text), the paper (SVG) and the game record, in ``folder``.
+
+    The names are claimed exclusively (``demo-<stamp>``, or ``demo-<stamp>-2``... when a show
+    started in the same second took it): no show overwrites another's.
+    """
     svg = paper_svg(transcript)
     if svg_text(svg) != transcript:  # the picture must say what the paper says
         raise AssertionError("the paper picture's text differs from the transcript")
-    saved.transcript.write_text(transcript, encoding="utf-8")
-    saved.picture.write_text(svg, encoding="utf-8")
-    saved.record.write_text("\n".join(record_lines) + "\n", encoding="utf-8")
-    return saved
+    stem, claimed = claim(folder, f"demo-{stamp}", "-typewriter.txt")
+    claimed.write_text(transcript, encoding="utf-8")
+    return Saved(claimed, create_new(folder / f"{stem}-paper.svg", svg),
+                 create_new(folder / f"{stem}-record.txt", "\n".join(record_lines) + "\n"))
 
 
 def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutcome | None,
@@ -97,7 +101,7 @@ def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutc
              f"test word {describe_test_word(panel.test_word())} ({panel.test_word():06o})"]
     if checker is not None:
         t = checker.title
-        lines += [f"settings: {t.pits} pits, {t.seeds} seeds, level {t.level or 'auto'}, {t.variants.describe()}",
+        lines += [f"settings: {count(t.pits, 'pit')}, {count(t.seeds, 'seed')}, level {t.level or 'auto'}, {t.variants.describe()}",
                   "players: " + ("the PDP-1 plays both sides (South black, North red on the paper)" if t.first == "both"
                                  else "the PDP-1 (red) against a visitor (black)"),
                   f"record: {format_record(checker.game.record) or '(no move)'}",
@@ -134,11 +138,13 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
     source = source or sys.stdin
     style = Style.for_stream(out)
     pacer = pacer or Pacer(paced=not fast)
-    presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source))
+    presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source),
+                          keyboard=source if visitor else None,
+                          working=sys.stderr if visitor and _is_terminal(sys.stderr) else None)
     speed = ("full speed (--fast)" if fast else
              f"1960 speed: the PDP-1 at {CYCLES_PER_SECOND:,} memory cycles a second (5 us each), "
              "the typewriter at 10 characters a second")
-    stamp = time.strftime("%Y%m%d-%H%M%S")
+    stamp = time_stamp()
     began = pacer.clock()
 
     def say(text: str = "") -> None:
@@ -166,8 +172,9 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
                 display.reader_at)
     outcome: GameOutcome | None = None
     status = 0
+    left = ""  # set when the show ended early: by whom
     try:
-        with show:
+        with keys_unseen_while_busy(source) if visitor else nullcontext(), show:
             show.boot()
             display.finish()
             say()
@@ -177,11 +184,13 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
             pacer.typewriter_idle()
             say()
             say(summary(outcome, presenter.thoughts, pacer.clock() - began, show.restarts))
-    except VisitorQuit:
-        say("\n[the visitor left]")
-    except KeyboardInterrupt:
-        say("\n[the show was stopped]")
-        status = 130
+    except (VisitorQuit, KeyboardInterrupt) as leaving:
+        if visitor:  # Ctrl-D or Ctrl-C: the visitor leaves, as in plain play (status 0)
+            left = "you left"
+        elif isinstance(leaving, KeyboardInterrupt):
+            left, status = "the show was stopped", 130
+        else:
+            left = "the show was stopped"
     except CrossCheckMismatch as mismatch:
         say(f"\n{mismatch}")
         status = 1
@@ -190,9 +199,15 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         status = 1
     finally:
         transcript = (show.session.transcript if show.session is not None else "").replace("\r", "")
+        saved = None
         if transcript:
             saved = write_outputs(folder, stamp, transcript,
                                   record_lines(panel, speed, show, outcome, presenter.thoughts, transcript))
+        if left:  # one line: why it ended, and what was kept
+            what = (f"the game is saved in {saved.record}, with its transcript and paper"
+                    if saved else "no game was begun: nothing to save")
+            say(f"\n[{left}; {what}]")
+        elif saved:
             say(f"saved: {saved.transcript}  (the typewriter transcript)")
             say(f"       {saved.picture}  (the paper, red and black ribbon: South black, North red;"
                 " against a visitor, the visitor black, the PDP-1 red)")
@@ -210,12 +225,12 @@ def summary(outcome: GameOutcome, thoughts: list[Thought], wall: float, restarts
     if outcome.end is not None:
         scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
         lines.append(f"  result: {scores}: {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}")
-    lines.append(f"  {len(outcome.record)} moves, {outcome.moves_checked} cross-checked against the reference engine "
+    lines.append(f"  {count(len(outcome.record), 'move')}, {outcome.moves_checked} cross-checked against the reference engine "
                  f"({outcome.choices_checked} of them the PDP-1's choices)")
     if thoughts:
         longest = max(thoughts, key=lambda t: t.cycles)
         lines.append(f"  the PDP-1 thought {format_seconds(sum(t.seconds for t in thoughts))} s of 1960 time in "
-                     f"{len(thoughts)} moves (longest {format_seconds(longest.seconds)} s, move {longest.move})")
+                     f"{count(len(thoughts), 'move')} (longest {format_seconds(longest.seconds)} s, move {longest.move})")
     minutes, seconds = divmod(int(round(wall)), 60)
     lines.append(f"  the show took {minutes} min {seconds:02d} s" + (f"; emulator restarts: {restarts}" if restarts else ""))
     return "\n".join(lines)

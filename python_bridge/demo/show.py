@@ -33,6 +33,7 @@ from ..machine.front_panel import PanelSettings
 from ..reference.game import Game
 from ..machine.kalah_program import KalahMachine, program_symbols
 from ..reference.rules import NORTH, SOUTH, pit_index
+from ..checking.keyboard import ask_visitor, flush_type_ahead
 from ..checking.session import GameOutcome, PlaySession, Visitor, VisitorQuit
 from ..checking.recovery import play_with_restarts, restore_machine
 from ..machine.simh import FULL_SPEED, QUIET_SPEED, MachineConfig, SimhError
@@ -90,6 +91,9 @@ class Presenter:
     captions: CaptionScript | None = None
     style: Style = field(default_factory=Style)
     hide_typed_echo: bool = False  # the terminal showed the visitor's keys already
+    keyboard: TextIO | None = None  # the visitor's: its type-ahead is flushed before each line is begun
+    working: TextIO | None = None  # a terminal where a long think is shown to be one (never the paper)
+    _working_shown: bool = False
     machine: KalahMachine | None = None  # the machine now playing (replaced after a failure)
     think_pc: int = 0
     thx_pc: int = 0
@@ -132,7 +136,23 @@ class Presenter:
         self._echo = keys + "\r\n" if self.hide_typed_echo else ""
 
     def _write(self, text: str) -> None:
+        if self._working_shown and self.working is not None:
+            self.working.write("\r\x1b[K")  # the thinking line goes before the typewriter prints
+            self.working.flush()
+            self._working_shown = False
+        if self.keyboard is not None and not self._line:  # a line begins (the question is one)
+            flush_type_ahead(self.keyboard)
         self.out.write(text)
+
+    def _working(self, began: float) -> None:
+        """Between the steps of a paced think: after two seconds, a line on the host's terminal says
+        the PDP-1 is thinking, with its 1960 time so far, so a visitor does not take it for a hang."""
+        seconds = self.pacer.clock() - began
+        if self.working is None or seconds < 2:
+            return
+        self.working.write(f"\r[the PDP-1 is thinking: {seconds:.0f} s]")
+        self.working.flush()
+        self._working_shown = True
 
     def _feed(self, text: str) -> None:
         for event in self.parser.feed(text):
@@ -248,8 +268,9 @@ class Presenter:
         if pc == self.think_pc:
             self._begin_thinking(sim.instructions())
             # stepped to the exit, every cycle counted (in 1960 time when paced); the session goes on from there
-            self.pacer.typewriter_idle()
-            self._end_thinking(*think_to_break(sim, self.thx_pc, self.pacer, MAX_THINK))
+            began = self.pacer.typewriter_idle()
+            self._end_thinking(*think_to_break(sim, self.thx_pc, self.pacer, MAX_THINK,
+                                               between=lambda: self._working(began)))
         elif pc == self.thx_pc:
             return  # the thinking was stepped to here and measured at its start
         else:
@@ -287,11 +308,10 @@ class DemoVisitor:
         self.source = source or sys.stdin
 
     def choose(self, game: Game) -> str:
+        """The visitor's line, once the paper shows the question: type-ahead flushed, keys the
+        typewriter lacks refused (``checking.keyboard``)."""
         self.presenter.pacer.typewriter_idle()
-        line = self.source.readline()
-        if not line:
-            raise VisitorQuit()
-        keys = line.rstrip("\r\n")
+        keys = ask_visitor(game, self.source, self.presenter.out)
         self.presenter.typed(keys)
         return keys
 
@@ -349,6 +369,7 @@ class Show:
         assert self.session is not None
 
         def announce(reason: str) -> None:
+            self.restarts += 1  # counted as it happens: a show stopped later still says it
             self.presenter.notice(f"[the emulator failed: {reason}; "
                                   "a fresh one takes the game over from the same position]")
 
@@ -359,8 +380,7 @@ class Show:
             self.presenter.machine = machine
             return machine
 
-        outcome, restarts = play_with_restarts(self.session, restore, announce)
-        self.restarts += restarts
+        outcome, _restarts = play_with_restarts(self.session, restore, announce)
         return outcome
 
 

@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, Iterator
 
 import pexpect
 
+from tools.fiodec import keyboard
+
 if TYPE_CHECKING:
     from tools.macro import Program
 
@@ -66,16 +68,63 @@ _STOP_WORDS = ("HALT instruction", "Undefined instruction", "Infinite I/O wait s
 
 def _ready_length(unread: str) -> int:
     """How much of ``unread`` is surely program output: all but a last line that may be a stop
-    message still arriving (SIMH starts those on a line of their own), or a lone CR."""
+    message still arriving (SIMH starts those on a line of their own: the start of one, or one
+    whose line end has not come yet), or a lone CR."""
     cut = unread.rfind("\n") + 1
     last = unread[cut:]
-    if last and any(word.startswith(last) for word in _STOP_WORDS):
+    if last and any(word.startswith(last) or last.startswith(word) for word in _STOP_WORDS):
         if cut and unread[cut - 1] == "\n":  # the message's own new line goes with it
             cut -= 2 if cut > 1 and unread[cut - 2] == "\r" else 1
         return cut
     if unread.endswith("\r"):
         return len(unread) - 1
     return len(unread)
+
+
+def _held_line_break(unread: str) -> int:
+    """Characters at the end of ``unread`` that are a line break a stop message may still claim.
+
+    SIMH prints a stop message on a line of its own, writing the CR LF that starts it before the
+    message: read between the two writes, that CR LF looks like the program's own line break
+    (the demonstration's transcript once had stray blank lines before its moves this way).
+    """
+    if unread.endswith("\r\n"):
+        return 2
+    return 1 if unread.endswith("\n") or unread.endswith("\r") else 0
+
+
+# How long a trailing line break is held back while breakpoints are set, waiting for the stop
+# message that may follow it.  SIMH writes the two within microseconds; this covers a loaded host.
+STOP_MESSAGE_GRACE = 0.15
+_BREAK_CMD = re.compile(r"\s*(no)?break(?:\s+(\S+))?\s*$", re.IGNORECASE)
+
+
+class UntypableKeys(ValueError):
+    """Keys the console typewriter cannot take: no FIO-DEC code (``€``, ``é``), or a control key
+    that would reach SIMH itself (^E stops the simulation).  Nothing was typed."""
+
+    def __init__(self, keys: str) -> None:
+        self.keys = keys
+        super().__init__("no typewriter key for " + ", ".join(repr(k) for k in keys))
+
+
+def untypable(keys: str) -> str:
+    """The characters of ``keys`` that ``Simh.type`` refuses, in order, each once.
+
+    Why here: pexpect would raise UnicodeEncodeError for a character latin-1 lacks, and SIMH
+    keeps only the low seven bits of a byte, so ``é`` (351) would arrive as ``i``.  What stays
+    typable is what SIMH's keyboard handles as ``tools.fiodec.keyboard`` describes it: printable
+    ASCII (those without a FIO-DEC code, ``;`` ``$``..., are echoed and dropped, which programs
+    under test may rely on), the control keys it delivers (CR, tab, backspace, DEL) and LF
+    (echoed, never delivered).  Any other control key is refused: ^E would stop the simulation.
+    """
+    bad: list[str] = []
+    for char in keys:
+        if " " <= char <= "~" or char == "\n" or (ord(char) < 128 and keyboard(char)[0]):
+            continue
+        if char not in bad:
+            bad.append(char)
+    return "".join(bad)
 
 
 # What SIMH prints when a ``step N`` has run its N instructions.
@@ -224,6 +273,7 @@ class Simh:
         self.running = False
         self._tape_dir: tempfile.TemporaryDirectory[str] | None = None  # tapes given as bytes or source
         self._tapes = 0
+        self.breakpoints: set[str] = set()  # addresses SIMH would stop at, as given to ``break``
         self.child = pexpect.spawn(
             binary,
             ["-q"],
@@ -378,6 +428,7 @@ class Simh:
         start of a stop message is held back until it is complete.
         """
         deadline = time.monotonic() + timeout
+        held_since: float | None = None  # when a trailing line break began to be held back
         while True:
             stop = _STOP_RE.search(self._unread)
             if stop:
@@ -386,12 +437,19 @@ class Simh:
                     return text
                 raise self._take_stop(stop)
             ready = _ready_length(self._unread)
-            if ready:
-                text, self._unread = self._unread[:ready], self._unread[ready:]
+            held = _held_line_break(self._unread[:ready]) if self.breakpoints and self.running else 0
+            if held and held_since is not None and time.monotonic() - held_since >= STOP_MESSAGE_GRACE:
+                held = 0  # no stop message came: the line break is the program's
+            if ready - held > 0:
+                text, self._unread = self._unread[:ready - held], self._unread[ready - held:]
                 return text
             if not self.running and not self._unread:
                 raise SimhError("the machine is not running", self.tail())
-            if not self._read_more(deadline - time.monotonic()):
+            wait = deadline - time.monotonic()
+            if held:
+                held_since = time.monotonic() if held_since is None else held_since
+                wait = min(wait, held_since + STOP_MESSAGE_GRACE - time.monotonic())
+            if not self._read_more(wait) and not held:
                 raise SimhTimeout(f"no output from the PDP-1 for {timeout:.0f} s", self.tail())
 
     def discard_output(self) -> None:
@@ -413,11 +471,25 @@ class Simh:
             out = self._expect_prompt(self.timeout if timeout is None else timeout)
         finally:
             self._unread = pending + self._unread
+        self._note_breakpoints(cmd)
         out = out.replace("\r", "")
         first, _, rest = out.partition("\n")
         if first.strip() != cmd.strip():
             rest = out
         return rest.strip("\n")
+
+    def _note_breakpoints(self, cmd: str) -> None:
+        """Keep ``breakpoints`` as SIMH has them after ``cmd`` (read_some's stop-message care needs it)."""
+        match = _BREAK_CMD.match(cmd)
+        if not match or not match.group(2):
+            return
+        where = match.group(2).lower()
+        if not match.group(1):
+            self.breakpoints.add(where.lstrip("0") or "0")
+        elif where == "all":
+            self.breakpoints.clear()
+        else:
+            self.breakpoints.discard(where.lstrip("0") or "0")
 
     def deposit(self, target: str | int, value: int) -> None:
         where = f"{target:o}" if isinstance(target, int) else target
@@ -603,10 +675,23 @@ class Simh:
         raise SimhError(f"{cmd}: unexpected answer {raw!r}", self.tail())
 
     def type(self, keys: str) -> None:
-        """Type on the console typewriter.  A carriage return is ``\\r`` (LF has no FIO-DEC code)."""
+        """Type on the console typewriter.  A carriage return is ``\\r`` (LF has no FIO-DEC code).
+
+        Raises ``UntypableKeys`` (a ValueError), typing nothing, for keys the typewriter lacks.
+        """
+        bad = untypable(keys)
+        if bad:
+            raise UntypableKeys(bad)
         if not self.running:
             raise SimhError("typing while the machine is stopped would be lost", self.tail())
-        self.child.send(keys)
+        if not self.child.isalive():  # died while nobody read it (a visitor thinking over a move)
+            self.running = False
+            raise SimhDied("the pdp1 process exited", self.tail())
+        try:
+            self.child.send(keys)
+        except OSError as failure:
+            self.running = False
+            raise SimhDied(f"the pdp1 process cannot be typed to: {failure}", self.tail()) from None
 
 
 class AssemblyFailed(SimhError):

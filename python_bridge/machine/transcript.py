@@ -4,11 +4,12 @@ The PDP-1 program types for people, but regularly enough to parse without
 guessing.  A game looks like this (``pdp1_src/kalah.mac`` types it)::
 
     kalah for the pdp-1
-    6 pits, 4 seeds, level auto.             (or level 1-20: a fixed depth)
+    6 pits, 4 seeds, level auto.             (or level 1-20: a fixed depth; 1 pit, 1 seed)
     with empty capture, pie rule.           (only when a variant is on)
     you move first.                          (or: the pdp-1 moves first. /
                                               the pdp-1 plays both sides.)
 
+            6  5  4  3  2  1                 the top side's pit numbers, from its own left
      pdp-1  4  4  4  4  4  4                 top row: the other side, pit m first
          0                    0              its store at the left, the bottom side's at the right
             4  4  4  4  4  4  you            bottom row: pits 1..m
@@ -118,7 +119,7 @@ VARIANT_WORDS = {
     "pie rule": "pie_rule",
 }
 
-_SETTINGS = re.compile(r"(\d) pits, (\d) seeds, level (\d+|auto)\.")
+_SETTINGS = re.compile(r"(\d) (pits?), (\d) (seeds?), level (\d+|auto)\.")
 _WITH = re.compile(r"with (.+)\.")
 _FIRST = {"you move first.": "you", "the pdp-1 moves first.": "pdp-1", "the pdp-1 plays both sides.": "both"}
 _TOP = re.compile(r" (pdp-1|north|south|you)((?:  ?\d{1,2})+)")
@@ -185,8 +186,11 @@ class TranscriptParser:
             return None
         m = _SETTINGS.fullmatch(line)
         if m:
-            level = 0 if m.group(3) == "auto" else int(m.group(3))
-            self._title.update(pits=int(m.group(1)), seeds=int(m.group(2)), level=level)
+            pits, seeds = int(m.group(1)), int(m.group(3))
+            if (m.group(2) == "pit") != (pits == 1) or (m.group(4) == "seed") != (seeds == 1):
+                raise ParseError(f"singular and plural disagree with the number in {line!r}")
+            level = 0 if m.group(5) == "auto" else int(m.group(5))
+            self._title.update(pits=pits, seeds=seeds, level=level)
             return None
         m = _WITH.fullmatch(line)
         if m:
@@ -201,7 +205,7 @@ class TranscriptParser:
                 raise ParseError(f"{line!r} without the settings line before it")
             self._title = {}
             return Title(t["pits"], t["seeds"], t["level"], t["variants"], _FIRST[line])
-        if _TOP.fullmatch(line):
+        if _NUMBERS.fullmatch(line):  # the top side's pit numbers begin a board
             self._board = [line]
             return None
         m = _MOVE.fullmatch(line)
@@ -233,19 +237,22 @@ class TranscriptParser:
 
     def _board_line(self, line: str) -> Event | None:
         self._board.append(line)
-        if len(self._board) < 4:
+        if len(self._board) < 5:
             return None
-        top, stores, bottom, numbers = self._board
+        top_numbers, top, stores, bottom, numbers = self._board
         self._board = []
-        mt, ms, mb, mn = _TOP.fullmatch(top), _STORES.fullmatch(stores), _BOTTOM.fullmatch(bottom), _NUMBERS.fullmatch(numbers)
-        if not (mt and ms and mb and mn):
-            raise ParseError(f"malformed board:\n{top}\n{stores}\n{bottom}\n{numbers}")
+        mt, ms, mb = _TOP.fullmatch(top), _STORES.fullmatch(stores), _BOTTOM.fullmatch(bottom)
+        mtn, mn = _NUMBERS.fullmatch(top_numbers), _NUMBERS.fullmatch(numbers)
+        if not (mtn and mt and ms and mb and mn):
+            raise ParseError(f"malformed board:\n{top_numbers}\n{top}\n{stores}\n{bottom}\n{numbers}")
         top_row = tuple(int(x) for x in mt.group(2).split())
         bottom_row = tuple(int(x) for x in mb.group(1).split())
+        top_numbers_row = tuple(int(x) for x in mtn.group(1).split())
         pit_numbers = tuple(int(x) for x in mn.group(1).split())
         m = len(bottom_row)
-        if len(top_row) != m or pit_numbers != tuple(range(1, m + 1)):
-            raise ParseError(f"board rows of different lengths:\n{top}\n{bottom}\n{numbers}")
+        if len(top_row) != m or pit_numbers != tuple(range(1, m + 1)) or top_numbers_row != tuple(range(m, 0, -1)):
+            raise ParseError(f"board rows of different lengths or misnumbered:\n{top_numbers}\n{top}\n"
+                             f"{stores}\n{bottom}\n{numbers}")
         return Board(mt.group(1), top_row, int(ms.group(1)), int(ms.group(2)), bottom_row, mb.group(2))
 
 

@@ -124,7 +124,8 @@ function render(s) {
   }
   $("last-move").textContent = s.last ? s.last.text + "." : "";
   const st = board.settings;
-  $("settings").textContent = st ? `${st.pits} pits, ${st.seeds} seeds, ${st.level ? "level " + st.level : "level auto"}, ${st.rules}` : "";
+  const counted = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;  // "1 seed", "4 seeds"
+  $("settings").textContent = st ? `${counted(st.pits, "pit")}, ${counted(st.seeds, "seed")}, ${st.level ? "level " + st.level : "level auto"}, ${st.rules}` : "";
   $("status").textContent = PHASE_TEXT[s.phase] || "";
   $("swap").hidden = !(s.phase === "your_turn" && s.swap);
   $("front-panel").hidden = s.phase !== "thinking";

@@ -1,0 +1,187 @@
+"""The visitor's keys at the host terminal: only keys the PDP-1's typewriter has, only for the question asked.
+
+Shared by ``play`` and the demonstration's ``--visitor`` (``play --authentic``).
+Two things a host terminal does that a 1960 typewriter could not:
+
+* it has keys the Flexowriter lacks (``é``, ``€``, arrows, emoji).  Sent to
+  SIMH they would end the game (pexpect cannot encode ``€``) or become other
+  keys (SIMH keeps seven bits of a byte: ``é`` arrives as ``i``), so a line
+  holding one is refused here with one short line and the question asked
+  again; the PDP-1 never sees it.
+* it keeps what was typed while the PDP-1 was thinking, and would hand it to
+  the next question.  The PDP-1 program forgets keys typed before it asks;
+  the host's own input buffer is flushed too (``termios.tcflush``), each time
+  before the host begins a line on the screen (``flush_type_ahead``, called
+  by whoever writes the typewriter there): the question begins the last
+  line, so a key typed before it appeared is gone and a key typed the moment
+  after counts, as in the program.  Only a terminal is flushed: lines given
+  on a pipe are a script, meant to answer the questions in turn.  While the PDP-1 types and thinks
+  the terminal does not echo keys either (``keys_unseen_while_busy``), so a
+  key typed early cannot garble the board on the screen.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import termios
+import unicodedata
+from contextlib import contextmanager
+from typing import Iterator, TextIO
+
+from tools.fiodec import CHARACTERS
+
+from ..reference.game import Game
+from .session import VisitorQuit
+
+
+def _is_terminal(stream: TextIO) -> int | None:
+    """The stream's file descriptor when it is a terminal, else None."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    return fd if os.isatty(fd) else None
+
+
+def flush_type_ahead(stream: TextIO) -> None:
+    """Throw away keys typed on the terminal before now (nothing happens on a pipe or a file)."""
+    fd = _is_terminal(stream)
+    if fd is not None:
+        try:
+            termios.tcflush(fd, termios.TCIFLUSH)
+        except termios.error:
+            pass
+
+
+@contextmanager
+def keys_unseen_while_busy(stream: TextIO) -> Iterator[None]:
+    """For a session at a terminal: no echo of keys except while a question waits for its answer.
+
+    The terminal's settings are put back as they were when the session ends,
+    however it ends.  Ctrl-C still interrupts (only ECHO is cleared); SIGTERM
+    and SIGHUP (the terminal closed) end the session as Ctrl-C does, so the
+    game is saved and the terminal restored rather than left without echo.
+    """
+    fd = _is_terminal(stream)
+    if fd is None:
+        yield
+        return
+    try:
+        saved = termios.tcgetattr(fd)
+    except termios.error:
+        yield
+        return
+    previous = {sig: signal.signal(sig, _leave) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    _set_echo(fd, False)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        try:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        except termios.error:  # the terminal is gone (SIGHUP): nothing to restore
+            pass
+
+
+def _leave(signum: int, _frame: object) -> None:
+    """SIGTERM or SIGHUP during a session at a terminal: leave as Ctrl-C leaves."""
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def _set_echo(fd: int, on: bool) -> bool:
+    """Turn the terminal's echo on or off; whether it was on."""
+    attrs = termios.tcgetattr(fd)
+    was = bool(attrs[3] & termios.ECHO)
+    attrs[3] = attrs[3] | termios.ECHO if on else attrs[3] & ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    return was
+
+
+def read_line(stream: TextIO) -> str:
+    """One line from the visitor, "" at end of input (Ctrl-D).
+
+    On a terminal the line is read straight from the descriptor, so Python's
+    own buffer never holds type-ahead that the flush could not reach; bytes
+    that are not UTF-8 become U+FFFD, which no typewriter key has.
+    """
+    fd = _is_terminal(stream)
+    if fd is None:
+        binary = getattr(stream, "buffer", None)  # a pipe or a file: its bytes, so bad UTF-8 cannot raise
+        if binary is None:
+            return stream.readline()
+        return binary.readline().decode("utf-8", errors="replace")
+    echoed = _set_echo(fd, True)  # the answer is seen as it is typed
+    data = b""
+    try:
+        while not data.endswith(b"\n"):
+            chunk = os.read(fd, 1024)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        _set_echo(fd, echoed)
+    return data.decode("utf-8", errors="replace")
+
+
+def keys_without_code(keys: str) -> str:
+    """The keys of ``keys`` the typewriter has no FIO-DEC code for, each once, in order."""
+    bad: list[str] = []
+    for char in keys:
+        if char not in CHARACTERS or char in "\r\n" or ord(char) > 127:
+            if char not in bad:
+                bad.append(char)
+    return "".join(bad)
+
+
+def key_name(char: str) -> str:
+    """How a refused key is named to the visitor: itself in quotes, a control key as Ctrl-X."""
+    if ord(char) < 32:
+        return f"Ctrl-{chr(ord(char) + 64)}"
+    if ord(char) == 127:
+        return "Delete"
+    if unicodedata.category(char).startswith(("C", "Z")) or char == "\ufffd":
+        return f"U+{ord(char):04X}"
+    return f"\u201c{char}\u201d"
+
+
+def refusal(bad: str) -> str:
+    """The one line said for a refused line."""
+    names = ", ".join(key_name(c) for c in bad)
+    return f"[the PDP-1's typewriter has no key {names}: nothing was typed. Type a pit number.]"
+
+
+def prompt_of(game: Game) -> str:
+    """The PDP-1's question for this turn, as it typed it (said again after a refusal)."""
+    return "your move, or s to swap? " if game.swap_offered else "your move? "
+
+
+def ask_visitor(game: Game, source: TextIO, out: TextIO) -> str:
+    """The keys to type for the visitor's answer (without the carriage return).
+
+    The question is on the screen already, printed after the type-ahead was
+    flushed.  A line with a key the typewriter lacks is refused with one line
+    and the question asked again; end of input raises ``VisitorQuit``.
+    """
+    while True:
+        line = read_line(source)
+        if not line:
+            raise VisitorQuit()
+        keys = line.rstrip("\r\n")
+        bad = keys_without_code(keys)
+        if not bad:
+            return keys
+        flush_type_ahead(source)
+        out.write(refusal(bad) + "\n" + prompt_of(game))
+        out.flush()
+
+
+def ask_yes(question: str, out: TextIO, source: TextIO | None = None) -> bool:
+    """A yes-or-no answer to ``question`` (type-ahead flushed before it is printed); end of input is no."""
+    source = source or sys.stdin
+    flush_type_ahead(source)
+    out.write(question)
+    out.flush()
+    return read_line(source).strip().lower().startswith("y")
