@@ -168,7 +168,6 @@ def test_thinking_times_are_the_machines_own_cycle_counts(kalah_tape, tmp_path: 
     symbols = program_symbols()
     measured: list[tuple[int, int]] = []
     with KalahMachine(panel, breakpoints=(symbols["think"], symbols["thx"])) as machine:
-        started: list[int] = []
 
         def mark(pc: int | None) -> None:
             if pc == symbols["think"]:

@@ -9,6 +9,7 @@ Ctrl-D end plain and authentic play alike, the game saved, exit status 0.
 from __future__ import annotations
 
 import io
+import signal
 import re
 import termios
 import time
@@ -28,9 +29,16 @@ REFUSED = re.compile(r"\[the PDP-1's typewriter has no key [^\r\n]*\]\r\nyour mo
 NO_CODE_LINES = ["€3", "é", "ж", "2😀", "\x1b[A", "\x05", "3;", "{1}", "ß", "\u00a0 3", "日本", "\x01"]
 
 
+def as_at_a_terminal() -> None:
+    """In the child before exec: Ctrl-C raises, as at a terminal, even when the test runs in a shell's
+    background job (which starts every program with SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def play(*args: str, records: Path, timeout: float = 30) -> pexpect.spawn:
     child = pexpect.spawn(sys.executable, ["-m", "python_bridge", "play", "--records", str(records), *args],
-                          cwd=str(ROOT), encoding="utf-8", timeout=timeout, dimensions=(50, 120))
+                          cwd=str(ROOT), encoding="utf-8", timeout=timeout, dimensions=(50, 120),
+                          preexec_fn=as_at_a_terminal)
     child.delaybeforesend = None
     child.logfile_read = io.StringIO()  # the whole screen, for reading boards back
     return child
@@ -176,7 +184,8 @@ def test_ctrl_c_and_ctrl_d_at_the_question_save_the_game_and_exit_0(kalah_tape, 
 def test_the_same_in_the_demonstrations_visitor_play(kalah_tape, tmp_path: Path, key: str) -> None:
     """``demo --visitor`` is what ``play --authentic`` runs (at 1960 speed; here --fast): same keys, same end."""
     child = pexpect.spawn(sys.executable, ["-m", "python_bridge", "demo", "--visitor", "--fast", "--no-captions",
-                                           "--out", str(tmp_path)], cwd=str(ROOT), encoding="utf-8", timeout=60)
+                                           "--out", str(tmp_path)], cwd=str(ROOT), encoding="utf-8", timeout=60,
+                          preexec_fn=as_at_a_terminal)
     child.delaybeforesend = None
     try:
         question(child)
