@@ -40,7 +40,8 @@ def last_move_view(event: Move | Swap, checker: CrossChecker, visitor_name: str)
     pdp1 = event.player == "pdp-1"
     who = "PDP-1" if pdp1 else visitor_name
     if isinstance(event, Swap):
-        return {"row": None, "col": None, "text": f"{who} swapped sides"}
+        return {"row": None, "col": None, "text": f"{who} swapped sides", "player": event.player, "swap": True,
+                "pit": None, "captured": 0, "extra_turn": False}
     m = checker.game.position.pits
     text = f"{who} played pit {event.pit}"
     if event.captured:
@@ -48,7 +49,9 @@ def last_move_view(event: Move | Swap, checker: CrossChecker, visitor_name: str)
     if event.extra_turn:
         text += ", and moves again"
     # the PDP-1 sits on top, its pit k drawn in column m-k; the visitor's pit k in column k-1
-    return {"row": "top" if pdp1 else "bottom", "col": m - event.pit if pdp1 else event.pit - 1, "text": text}
+    return {"row": "top" if pdp1 else "bottom", "col": m - event.pit if pdp1 else event.pit - 1, "text": text,
+            "player": event.player, "swap": False, "pit": event.pit, "captured": event.captured,
+            "extra_turn": bool(event.extra_turn)}
 
 
 def result_view(end: GameOver, visitor_name: str) -> dict:
