@@ -55,6 +55,7 @@ MAX_RESTARTS_A_GAME = 10
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
 WAITING_LIGHTS_EVERY = 0.5  # ... and between two looks at the keyboard loop (each a stop, an examine, a cont)
 WAITING_LIGHTS_AFTER = 0.3  # the first look this long after the question (its last character is long typed)
+KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key this soon after a look
 NOTICE_ONE_MOMENT = "One moment\u2026"
 
 
@@ -127,6 +128,7 @@ class KioskRunner:
         self._paper = Paper()
         self._lights: ConsoleLights | None = None
         self._lights_shown_at = 0.0
+        self._continued_at = 0.0
         self._last_touch = time.monotonic()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -546,8 +548,9 @@ class KioskRunner:
             while (left := end - time.monotonic()) > 0:
                 self._pause(min(left, 0.25))
                 self._look_at_keyboard_loop(asked)
-            return AttractPlayer(self.config.attract_seed or int(self.stats.started), self.game_no,
-                                 self.config.attract_random_moves, self.config.attract_depth).choose(game)
+            return self._answer_when_keys_are_safe(AttractPlayer(
+                self.config.attract_seed or int(self.stats.started), self.game_no,
+                self.config.attract_random_moves, self.config.attract_depth).choose(game))
         legal = game.position.legal_pits()
         self._last_touch = time.monotonic()  # idle means the visitor's own time, not the PDP-1's
         self._update(phase="your_turn", legal=legal, swap=game.swap_offered)
@@ -559,10 +562,10 @@ class KioskRunner:
                 kind, pit = command.message.kind, command.message.pit
                 if kind == "move" and pit in legal:
                     self._update(phase="typing", legal=[], swap=False)
-                    return str(pit)
+                    return self._answer_when_keys_are_safe(str(pit))
                 if kind == "swap" and game.swap_offered:
                     self._update(phase="typing", legal=[], swap=False)
-                    return "s"
+                    return self._answer_when_keys_are_safe("s")
                 self._reject(command, f"pit {pit} cannot be played now" if kind == "move" else "not now")
             self._idle_check()
             self._look_at_keyboard_loop(asked)
@@ -587,7 +590,15 @@ class KioskRunner:
             lights = sample(sim, 0, phase="waiting")
         finally:
             sim.cont()
+            self._continued_at = time.monotonic()
         self._show_lights(lights)
+
+    def _answer_when_keys_are_safe(self, answer: str) -> str:
+        """The answer, once a key typed now cannot fall into the flush of a ``cont`` just made."""
+        wait = self._continued_at + KEY_AFTER_CONT - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        return answer
 
     def _on_break(self, pc: int | None) -> None:
         """The PDP-1 stopped at one of the kiosk's breakpoints; PlaySession continues it afterwards."""

@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 const OWN_NAMES = { en: "English", pl: "Polski", tl: "Tagalog", az: "Azərbaycan" };
 const SOW_STEP_MS = 140;  // one seed into the next pit
 const HINT_MS = 2200;
+const DOUBLE_TAP_MS = 600;  // a second touch this soon after a move is the same touch
 
 let socket = null;
 let retry = 250;
@@ -19,6 +20,7 @@ let catalogues = {};
 let language = "en";
 let defaultLanguage = "en";
 let moveSent = false;       // a move was sent and the server has not moved on yet: further taps wait
+let moveSentAt = 0;
 let hintTimer = null;
 let flashTimer = null;
 let rulesShownForVisit = false;
@@ -91,7 +93,7 @@ function receive(msg) {
     case "hello":
       paper = { game: msg.paper.game, base: msg.paper.base, text: msg.paper.text };
       drawPaper();
-      queue.length = 0; anim = null;
+      stopSowing();
       render(msg.state, true);
       if (msg.lights) drawLights(msg.lights);
       break;
@@ -99,7 +101,7 @@ function receive(msg) {
     case "paper": addPaper(msg); break;
     case "lights": drawLights(msg); break;
     case "rejected":
-      if (moveSent) { moveSent = false; queue.length = 0; anim = null; if (state) showBoard(state.board); drawLegal(); }
+      if (moveSent) { moveSent = false; stopSowing(); if (state) showBoard(state.board); drawLegal(); }
       break;
   }
 }
@@ -202,6 +204,14 @@ function sowingPath(row, col, seeds, m) {
 const queue = [];   // moves to show, each {row, col, target (board or null), last (or null)}
 let anim = null;
 
+function stopSowing() {
+  queue.length = 0;
+  if (anim) clearTimeout(anim.timer);
+  anim = null;
+  document.body.dataset.sowing = "no";
+  document.querySelectorAll(".sown, .captured").forEach((e) => e.classList.remove("sown", "captured"));
+}
+
 function enqueueMove(row, col, target, last) {
   queue.push({ row, col, target, last });
   if (!anim) nextAnimation();
@@ -209,6 +219,7 @@ function enqueueMove(row, col, target, last) {
 
 function nextAnimation() {
   const item = queue.shift();
+  document.body.dataset.sowing = item ? "yes" : "no";
   if (!item) { anim = null; settle(); return; }
   anim = item;
   const m = shown.top.length;
@@ -297,14 +308,26 @@ function drawLastMark() {
 function touchPit(side, pit) {
   if (!state || state.mode !== "visitor") return;  // attract mode: the touch starts a game (below)
   if (side === "pdp-1") { hint("hint.theirs"); return; }
-  if (moveSent || anim) return;  // a second tap on the same move: nothing more is sent
-  if (state.phase !== "your_turn") { hint("hint.thinking"); return; }
+  if (moveSent || anim || state.phase !== "your_turn") {
+    if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint("hint.thinking");  // a double tap gets no hint, and no move
+    return;
+  }
   const count = shown ? shown.bottom[pit - 1] : 0;
   if (!state.legal.includes(pit)) { hint(count === 0 ? "hint.empty" : "hint.thinking"); return; }
   moveSent = true;
+  moveSentAt = Date.now();
+  clearHint();
   sendAnswer({ type: "move", pit });
   drawLegal();
   enqueueMove("bottom", pit - 1, null, null);  // sow at once; the server's board follows
+}
+
+function clearHint() {
+  const d = $("detail");
+  clearTimeout(hintTimer);
+  delete d.dataset.hint;
+  d.classList.remove("hint");
+  drawTexts();
 }
 
 function hint(key) {
@@ -313,7 +336,7 @@ function hint(key) {
   d.classList.add("hint");
   d.dataset.hint = key;
   clearTimeout(hintTimer);
-  hintTimer = setTimeout(() => { delete d.dataset.hint; d.classList.remove("hint"); drawTexts(); }, HINT_MS);
+  hintTimer = setTimeout(clearHint, HINT_MS);
 }
 
 // ---- the state from the server --------------------------------------------------------------
@@ -344,8 +367,7 @@ function render(s, fresh) {
   const m = s.board.pits;
   const newGame = !before || before.game !== s.game || !shown || shown.top.length !== m;
   if (fresh || newGame) {
-    queue.length = 0; if (anim) clearTimeout(anim.timer); anim = null;
-    document.querySelectorAll(".sown, .captured").forEach((e) => e.classList.remove("sown", "captured"));
+    stopSowing();
     showBoard(s.board);
   } else if (s.last && !sameMove(s.last, before.last) && s.last.row) {
     // a move just made: sow it on the board, then settle on the server's board
