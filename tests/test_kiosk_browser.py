@@ -98,12 +98,21 @@ def _your_move(page, timeout: float = 20_000) -> None:
     page.wait_for_selector('body[data-mode="visitor"][data-phase="your_turn"] #bottom-row .pit.legal', timeout=timeout)
 
 
-def _server(tmp_path: Path, idle: float = 30) -> KioskServer:
+def _counts(page) -> list[str]:
+    """The seeds drawn in every pit and store, once the sowing on the page is over."""
+    page.wait_for_selector('body:not([data-sowing="yes"])')
+    return page.eval_on_selector_all("#board .count", "els => els.map((e) => e.textContent)")
+
+
+def _server(tmp_path: Path, idle: float = 30, pie_rule: bool = False) -> KioskServer:
     """Small fast games; the PDP-1's thinking paced at 2,000 instructions a second (its first thought at
     the "fair" level, some 6,000 instructions, lasts long enough to be touched)."""
     config = write_config(tmp_path / "kiosk", idle=idle, countdown=2, attract_pause=0.4,
                           extra_kiosk="think_rate = 2000")
-    config.write_text(config.read_text().replace("level = 3", "level = 1"))
+    text = config.read_text().replace("level = 3", "level = 1")
+    if pie_rule:  # the PDP-1 opens and the visitor may swap
+        text = text.replace('first = "visitor"', 'first = "pdp-1"\nvariants = ["pie-rule"]')
+    config.write_text(text)
     return KioskServer(config)
 
 
@@ -254,27 +263,41 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         assert health["mismatches"] == 0 and health["errors"] == 0 and health["visitor_games"] >= 1
 
 
-def test_a_reload_and_a_killed_pdp1_leave_the_game_as_it_was(browser_page, tmp_path, kalah_tape) -> None:
+def test_the_swap_explained_a_reload_and_a_killed_pdp1(browser_page, tmp_path, kalah_tape) -> None:
     page = browser_page
-    with _server(tmp_path) as server:
+    screen = SCREENS[1]  # the smallest: 1280x800 at 10.1 inches
+    with _server(tmp_path, pie_rule=True) as server:
         page.goto(server.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
         page.locator('[data-action="play"]').tap()
         page.wait_for_selector("#rules:not([hidden])")
         page.locator('[data-action="close-rules"]').tap()
         _your_move(page)
+
+        # the PDP-1 opened: swap is offered, and explained where it is offered
+        page.wait_for_selector('[data-action="swap"]', state="visible")
+        assert page.inner_text("#swap-explain") == EN["swap.explain"]
+        assert_layout(page, screen, "swap offered")
+        box = board_box(page)
+        _shot(page, "swap-01-offered")
+        page.locator('[data-action="swap"]').tap()
+        page.wait_for_function("document.getElementById('paper').textContent.includes('or s to swap? s')")
+        _your_move(page)
+        assert page.locator('[data-action="swap"]').is_hidden() and board_box(page) == box
+        assert "you swap." in page.inner_text("#paper")
+        _shot(page, "swap-02-swapped")
         number = page.locator("#bottom-row .pit.legal").first.get_attribute("data-pit")
         page.locator("#bottom-row .pit.legal").first.tap()
         page.wait_for_function(f"document.getElementById('paper').textContent.includes('your move? {number}')")
         _your_move(page)
-        assert page.locator(".pit.last").count() == 1 and "PDP-1 played pit" in page.inner_text("#detail")
-        board, paper = page.inner_text("#board"), page.inner_text("#paper")
+        assert page.locator(".pit.last").count() == 1 and re.search(r"played pit \d", page.inner_text("#detail"))
+        board, paper = _counts(page), page.inner_text("#paper")
 
         # a reload: the page reconnects and shows the game as it was (no rules card: not after attract mode)
         page.reload()
         _your_move(page)
         page.wait_for_function("document.getElementById('paper').textContent.length > 0")
-        assert page.inner_text("#board") == board and page.inner_text("#paper") == paper
+        assert _counts(page) == board and page.inner_text("#paper") == paper
         assert page.locator("#rules").is_hidden()
         _shot(page, "reload-01-after-reload")
 
@@ -283,7 +306,7 @@ def test_a_reload_and_a_killed_pdp1_leave_the_game_as_it_was(browser_page, tmp_p
         server.wait_for(lambda h: h["restarts"] == 1 and h["pdp1_alive"], what="the emulator replaced")
         _your_move(page)
         page.wait_for_selector("#notice", state="hidden")
-        assert page.inner_text("#board") == board
+        assert _counts(page) == board
         _shot(page, "reload-02-after-pdp1-killed")
         health = server.health()
         assert health["mismatches"] == 0 and health["errors"] == 0

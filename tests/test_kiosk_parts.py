@@ -41,6 +41,12 @@ def test_the_sample_configuration_is_the_documented_defaults() -> None:
     ("[extras]\nx = 1", "unknown section [extras]"),
     ("game = 3", "[game] must be a section"),
     ("[game\npits = 3", "not valid TOML"),
+    ("[choices]\ngames = ['huge']", "games must be a list of different names from quick, classic"),
+    ("[choices]\nstrengths = ['fair', 'fair']", "strengths must be a list of different names"),
+    ("[kiosk]\nlanguage = 'de'", "language must be one of en, pl, tl, az"),
+    ("[kiosk]\nlanguages = []", "languages must name at least one language"),
+    ("[kiosk]\nlanguage = 'pl'\nlanguages = ['en']", "language 'pl' is not among languages"),
+    ("[kiosk]\nsound = 'loud'", "sound must be true or false"),
 ])
 def test_bad_configuration_is_refused_with_the_reason(text: str, words: str) -> None:
     with pytest.raises(ConfigError, match=None) as refused:
@@ -119,3 +125,17 @@ def test_a_saved_game_round_trips_and_a_damaged_file_is_refused(tmp_path) -> Non
         store.load()
     store.clear()
     assert store.load() is None
+
+
+def test_the_visitors_choices_and_the_museums_defaults() -> None:
+    """Quick is 4 x 3 and classic 6 x 4; gentle a fixed one-ply search, fair four plies, full the
+    default level.  The museum's own [game] settings are the choices shown as made, where they are one."""
+    museum = parse_config("[game]\npits = 6\nseeds = 4\nlevel = 0")
+    assert museum.default_choice() == {"game": "classic", "strength": "full"}
+    chosen = museum.chosen("quick", "gentle")
+    assert (chosen.pits, chosen.seeds, chosen.level) == (4, 3, 1)
+    assert museum.chosen(None, None) == museum
+    odd = parse_config('[game]\npits = 5\nlevel = 7\n[choices]\ngames = ["quick"]\nstrengths = []')
+    assert odd.default_choice() == {"game": None, "strength": None} and odd.strengths == ()
+    page = parse_config('[kiosk]\nlanguage = "az"\nlanguages = ["az", "en"]\nsound = false')
+    assert (page.language, page.languages, page.sound) == ("az", ("az", "en"), False)

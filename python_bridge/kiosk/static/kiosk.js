@@ -594,5 +594,13 @@ function drawRulePictures() {
   }
 }
 
+// the console's names beside its lamps where the column is wide enough (80 units), above them where not
+function fitConsole() {
+  const unit = Math.min(window.innerWidth, window.innerHeight) / 134;
+  $("console").classList.toggle("wide", $("console").clientWidth >= 80 * unit);
+}
+window.addEventListener("resize", fitConsole);
+fitConsole();
+
 drawRulePictures();
 loadCatalogues().then(() => { setLanguage(language); connect(); });
