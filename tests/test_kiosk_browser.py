@@ -183,8 +183,8 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         # a wrong tap on the PDP-1's side: its hint
         page.locator('[data-side="pdp-1"][data-pit="1"]').tap()
         page.wait_for_function(f"document.getElementById('detail').textContent === {EN['hint.theirs']!r}")
-        assert_layout(page, screen, "hint: the PDP-1's side")
         _shot(page, f"{screen.name}-06-hint-pdp1-side")
+        assert_layout(page, screen, "hint: the PDP-1's side")
 
         # a double tap: one move (the seeds sown at once), then the PDP-1 thinks under its console
         played = page.evaluate(PLAYED)
@@ -197,11 +197,11 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         page.wait_for_timeout(700)  # a touch this long after the move is a new one
         page.locator('#bottom-row .pit').last.tap()
         page.wait_for_function(f"document.getElementById('detail').textContent === {EN['hint.thinking']!r}")
-        page.wait_for_function("parseFloat(document.getElementById('console-status').textContent.match(/[\\d.]+/)) > 0")
-        assert page.locator("#console .lamp.on").count() > 0
+        _shot(page, f"{screen.name}-08-thinking-hint")
         assert_layout(page, screen, "thinking")
         assert board_box(page) == box
-        _shot(page, f"{screen.name}-08-thinking-hint")
+        page.wait_for_function("parseFloat(document.getElementById('console-status').textContent.match(/[\\d.]+/)) > 0")
+        assert page.locator("#console .lamp.on").count() > 0
         page.wait_for_selector('body[data-phase="your_turn"], body[data-phase="game_over"]')
         _your_move(page) if page.locator('body[data-phase="your_turn"]').count() else None
         time.sleep(0.5)  # a second move, had it been sent, would have been played by now
@@ -225,6 +225,7 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
             played = page.evaluate(PLAYED)
             page.locator("#bottom-row .pit.legal").last.tap()
             page.wait_for_function(f"({PLAYED}) > {played}")
+        assert empty_hint, "no empty pit of the visitor's was ever touched"
         page.wait_for_selector('[data-action="new-game"]', state="visible")
         page.wait_for_selector('body:not([data-sowing="yes"])')  # the last moves sown, the board as it ended
         assert page.evaluate("JSON.stringify(shown) === JSON.stringify({top: state.board.top, bottom: state.board.bottom,"

@@ -15,6 +15,11 @@ Around it this module adds what the exhibit needs:
 * the PDP-1's thinking is run in ``Simh.step`` slices, so its 1960 time is
   exact at authentic speed (200,000 instructions a second of wall time) and
   the console lights are examined between slices, while no key is pending;
+  at the keyboard loop the machine is stopped, examined and continued every
+  0.5 s, and no key is typed within 0.15 s of such a ``cont``;
+* the visitor's choices (game size, strength) made in attract mode or after
+  a game set the next visitor game's panel; attract mode goes back to the
+  museum's own settings;
 * the typewriter paper is paced at 10 characters a second when authentic;
 * failures: a dead or hung ``pdp1`` is replaced and the game restored
   (``recovery.restore_machine``); a cross-check mismatch is logged with its

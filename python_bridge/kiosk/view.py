@@ -1,10 +1,14 @@
 """What the page draws, as one JSON-ready dict built from the cross-checker's game.
 
-The page never works anything out about the game: the server sends the board
+The page works nothing out about the game (it only shows a touched pit's
+seeds sown at once, and then settles on what it is sent): the server sends the board
 as the visitor sees it (the PDP-1's row on top, drawn from its pit m at the
 left, the stores at the ends), whose turn it is, the pits that may be
 touched, the last move and the result.  A reconnecting page gets the same
-dict and so shows the game as it was.
+dict and so shows the game as it was.  The last move carries its parts
+(player, pit, seeds captured, extra turn) so that the page words it in the
+visitor's language and shows the sowing, the capture and the extra turn; its
+English ``text`` is for the log and the protocol tests.
 """
 
 from __future__ import annotations
