@@ -104,11 +104,11 @@ def _counts(page) -> list[str]:
     return page.eval_on_selector_all("#board .count", "els => els.map((e) => e.textContent)")
 
 
-def _server(tmp_path: Path, idle: float = 30, pie_rule: bool = False) -> KioskServer:
+def _server(tmp_path: Path, idle: float = 30, pie_rule: bool = False, sound: bool = True) -> KioskServer:
     """Small fast games; the PDP-1's thinking paced at 2,000 instructions a second (its first thought at
     the "fair" level, some 6,000 instructions, lasts long enough to be touched)."""
     config = write_config(tmp_path / "kiosk", idle=idle, countdown=2, attract_pause=0.4,
-                          extra_kiosk="think_rate = 2000")
+                          extra_kiosk="think_rate = 2000" + ("" if sound else "\nsound = false"))
     text = config.read_text().replace("level = 3", "level = 1")
     if pie_rule:  # the PDP-1 opens and the visitor may swap
         text = text.replace('first = "visitor"', 'first = "pdp-1"\nvariants = ["pie-rule"]')
@@ -146,6 +146,8 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         page.wait_for_function("document.getElementById('paper').textContent.includes('kalah for the pdp-1')")
         page.wait_for_selector("#console .lamp.on")
         assert page.evaluate("document.documentElement.lang") == "en"
+        # the typewriter is heard from the start (Chromium's --autoplay-policy=no-user-gesture-required)
+        page.wait_for_function("sound.enabled && sound.ctx !== null && sound.ctx.state === 'running'")
         assert_layout(page, screen, "attract")
         box = board_box(page)
         _shot(page, f"{screen.name}-01-attract")
@@ -267,7 +269,7 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
 def test_the_swap_explained_a_reload_and_a_killed_pdp1(browser_page, tmp_path, kalah_tape) -> None:
     page = browser_page
     screen = SCREENS[1]  # the smallest: 1280x800 at 10.1 inches
-    with _server(tmp_path, pie_rule=True) as server:
+    with _server(tmp_path, pie_rule=True, sound=False) as server:
         page.goto(server.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
         page.locator('[data-action="play"]').tap()
@@ -275,6 +277,7 @@ def test_the_swap_explained_a_reload_and_a_killed_pdp1(browser_page, tmp_path, k
         page.locator('[data-action="close-rules"]').tap()
         _your_move(page)
 
+        assert page.evaluate("!sound.enabled && sound.ctx === null")  # muted in the configuration
         # the PDP-1 opened: swap is offered, and explained where it is offered
         page.wait_for_selector('[data-action="swap"]', state="visible")
         assert page.inner_text("#swap-explain") == EN["swap.explain"]

@@ -485,7 +485,7 @@ function drawConsoleStatus() {
 
 // ---- the typewriter's sound, synthesised (no sound files) -----------------------------------
 const sound = {
-  enabled: true,
+  enabled: false,  // until the server says what the configuration wants
   ctx: null,
   next: 0,
   context() {
