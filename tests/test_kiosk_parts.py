@@ -81,6 +81,10 @@ def test_the_paper_shows_flexowriter_glyphs_and_nothing_unprintable() -> None:
     ('{"type": "move"}', "pit number"), ('{"type": "move", "pit": 7}', "pit number"),
     ('{"type": "move", "pit": 2.0}', "pit number"), ('{"type": "swap", "pit": 2}', "unexpected field"),
     ('{"type": "touch", "x": ' + '"a"' * 1 + "}", "unexpected field"), ("x" * 600, "too long"),
+    ('{"type": "choose"}', "exactly one of game or strength"),
+    ('{"type": "choose", "game": "quick", "strength": "fair"}', "exactly one of game or strength"),
+    ('{"type": "choose", "game": "huge"}', "game must be one of quick, classic"),
+    ('{"type": "choose", "strength": 3}', "strength must be one of gentle, fair, full"),
 ])
 def test_messages_from_the_page_are_checked(raw: str, words: str) -> None:
     with pytest.raises(BadMessage) as refused:
@@ -91,6 +95,7 @@ def test_messages_from_the_page_are_checked(raw: str, words: str) -> None:
 def test_good_messages_and_the_flood_limit() -> None:
     assert parse_message('{"type": "move", "pit": 3}') == ClientMessage("move", 3)
     assert parse_message('{"type": "new_game"}') == ClientMessage("new_game")
+    assert parse_message('{"type": "choose", "strength": "gentle"}') == ClientMessage("choose", choice=("strength", "gentle"))
     bucket = TokenBucket()
     allowed = sum(bucket.allow(100.0) for _ in range(50))  # fifty at once: the burst only
     assert allowed == 10 and not bucket.allow(100.0) and bucket.allow(100.3)
