@@ -129,9 +129,16 @@ def visible_strings(page) -> dict[str, str]:
     return page.evaluate(_STRINGS)
 
 
+def box(page, selector: str) -> dict:
+    return page.evaluate("(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+                         " return {x: r.x, y: r.y, w: r.width, h: r.height}; }", selector)
+
+
 def board_box(page) -> dict:
-    return page.evaluate("(() => { const r = document.getElementById('board').getBoundingClientRect();"
-                         " return {x: r.x, y: r.y, w: r.width, h: r.height}; })()")
+    return box(page, "#board")
+
+
+ZONES = ("#board", "#paper-roll", "#console", "#messages", "#actions", "#bar")  # none may move or change size
 
 
 def untranslated(english: dict[str, str], other: dict[str, str], language: str) -> list[str]:

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk_page_checks import SCREENS, Screen, assert_layout, board_box, catalogue, untranslated, visible_strings
+from kiosk_page_checks import (SCREENS, ZONES, Screen, assert_layout, board_box, box, catalogue, untranslated,
+                               visible_strings)
 from kiosk_support import ROOT, KioskServer, write_config
 
 pytestmark = pytest.mark.simh
@@ -120,6 +121,7 @@ def _switch_languages(page, screen: Screen, state: str) -> None:
     """Each language in turn: <html lang> follows, every visible string changes and none is English."""
     english = visible_strings(page)
     assert english, "no strings on the page"
+    zones = {zone: box(page, zone) for zone in ZONES}
     for language in ("pl", "tl", "az"):
         page.locator(f'[data-lang="{language}"]').tap()
         page.wait_for_function(f"document.documentElement.lang === '{language}'")
@@ -127,6 +129,8 @@ def _switch_languages(page, screen: Screen, state: str) -> None:
         wrong = untranslated(english, visible_strings(page), language)
         assert not wrong, f"{screen.name} {state} in {language}: " + "; ".join(wrong)
         assert_layout(page, screen, f"{state} in {language}")
+        moved = [zone for zone in ZONES if box(page, zone) != zones[zone]]
+        assert not moved, f"{screen.name} {state}: {moved} moved or changed size in {language}"
         _shot(page, f"{screen.name}-{state}-{language}")
     page.locator('[data-lang="en"]').tap()
     page.wait_for_function("document.documentElement.lang === 'en'")

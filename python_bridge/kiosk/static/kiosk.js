@@ -45,6 +45,7 @@ function setLanguage(lang) {
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   document.querySelectorAll("#languages button").forEach((b) => b.classList.toggle("chosen", b.dataset.lang === lang));
   buildChoices();
+  fitConsole();
   if (state) { drawTexts(); drawNames(); }
   if (lights) drawConsoleStatus();
 }
@@ -595,9 +596,18 @@ function drawRulePictures() {
 }
 
 // the console's names beside its lamps where the column is wide enough (80 units), above them where not
+// (and only if every name then fits on its line, in the language shown)
 function fitConsole() {
   const unit = Math.min(window.innerWidth, window.innerHeight) / 134;
-  $("console").classList.toggle("wide", $("console").clientWidth >= 80 * unit);
+  const console_ = $("console");
+  console_.classList.toggle("wide", console_.clientWidth >= 80 * unit);
+  if (!console_.classList.contains("wide")) return;
+  for (const name of console_.querySelectorAll(".reg .name")) {
+    if (name.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(name).fontSize) * 1.1) {
+      console_.classList.remove("wide");
+      return;
+    }
+  }
 }
 window.addEventListener("resize", fitConsole);
 fitConsole();
