@@ -64,7 +64,7 @@ def test_each_translation_differs_from_english_but_for_names(language: str) -> N
     assert not same, f"{language}.json keeps English for {same}"
 
 
-def test_a_missing_key_would_fail(tmp_path) -> None:
+def test_a_missing_key_would_fail() -> None:
     """The check itself: a catalogue with one key removed is reported."""
     english = _catalogue("en")
     cut = dict(english)
