@@ -41,6 +41,12 @@ def test_the_sample_configuration_is_the_documented_defaults() -> None:
     ("[extras]\nx = 1", "unknown section [extras]"),
     ("game = 3", "[game] must be a section"),
     ("[game\npits = 3", "not valid TOML"),
+    ("[choices]\ngames = ['huge']", "games must be a list of different names from quick, classic"),
+    ("[choices]\nstrengths = ['fair', 'fair']", "strengths must be a list of different names"),
+    ("[kiosk]\nlanguage = 'de'", "language must be one of en, pl, tl, az"),
+    ("[kiosk]\nlanguages = []", "languages must name at least one language"),
+    ("[kiosk]\nlanguage = 'pl'\nlanguages = ['en']", "language 'pl' is not among languages"),
+    ("[kiosk]\nsound = 'loud'", "sound must be true or false"),
 ])
 def test_bad_configuration_is_refused_with_the_reason(text: str, words: str) -> None:
     with pytest.raises(ConfigError, match=None) as refused:
@@ -75,6 +81,10 @@ def test_the_paper_shows_flexowriter_glyphs_and_nothing_unprintable() -> None:
     ('{"type": "move"}', "pit number"), ('{"type": "move", "pit": 7}', "pit number"),
     ('{"type": "move", "pit": 2.0}', "pit number"), ('{"type": "swap", "pit": 2}', "unexpected field"),
     ('{"type": "touch", "x": ' + '"a"' * 1 + "}", "unexpected field"), ("x" * 600, "too long"),
+    ('{"type": "choose"}', "exactly one of game or strength"),
+    ('{"type": "choose", "game": "quick", "strength": "fair"}', "exactly one of game or strength"),
+    ('{"type": "choose", "game": "huge"}', "game must be one of quick, classic"),
+    ('{"type": "choose", "strength": 3}', "strength must be one of gentle, fair, full"),
 ])
 def test_messages_from_the_page_are_checked(raw: str, words: str) -> None:
     with pytest.raises(BadMessage) as refused:
@@ -85,6 +95,7 @@ def test_messages_from_the_page_are_checked(raw: str, words: str) -> None:
 def test_good_messages_and_the_flood_limit() -> None:
     assert parse_message('{"type": "move", "pit": 3}') == ClientMessage("move", 3)
     assert parse_message('{"type": "new_game"}') == ClientMessage("new_game")
+    assert parse_message('{"type": "choose", "strength": "gentle"}') == ClientMessage("choose", choice=("strength", "gentle"))
     bucket = TokenBucket()
     allowed = sum(bucket.allow(100.0) for _ in range(50))  # fifty at once: the burst only
     assert allowed == 10 and not bucket.allow(100.0) and bucket.allow(100.3)
@@ -119,3 +130,17 @@ def test_a_saved_game_round_trips_and_a_damaged_file_is_refused(tmp_path) -> Non
         store.load()
     store.clear()
     assert store.load() is None
+
+
+def test_the_visitors_choices_and_the_museums_defaults() -> None:
+    """Quick is 4 x 3 and classic 6 x 4; gentle a fixed one-ply search, fair four plies, full the
+    default level.  The museum's own [game] settings are the choices shown as made, where they are one."""
+    museum = parse_config("[game]\npits = 6\nseeds = 4\nlevel = 0")
+    assert museum.default_choice() == {"game": "classic", "strength": "full"}
+    chosen = museum.chosen("quick", "gentle")
+    assert (chosen.pits, chosen.seeds, chosen.level) == (4, 3, 1)
+    assert museum.chosen(None, None) == museum
+    odd = parse_config('[game]\npits = 5\nlevel = 7\n[choices]\ngames = ["quick"]\nstrengths = []')
+    assert odd.default_choice() == {"game": None, "strength": None} and odd.strengths == ()
+    page = parse_config('[kiosk]\nlanguage = "az"\nlanguages = ["az", "en"]\nsound = false')
+    assert (page.language, page.languages, page.sound) == ("az", ("az", "en"), False)

@@ -9,7 +9,7 @@ allowed, and stop the kiosk before it starts (exit status 2).
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from ..machine.front_panel import PanelSettings
@@ -25,6 +25,10 @@ FIRST_CHOICES = ("visitor", "pdp-1", "alternate")
 SPEEDS = ("authentic", "fast")
 AUTHENTIC_CYCLES_PER_SECOND = 200_000  # 1960 speed: one 5 us memory cycle after another
 AUTHENTIC_CHARACTERS_PER_SECOND = 10.0  # the Flexowriter
+# the visitor's choices: a game size (pits, seeds) and the PDP-1's strength (its level: 0 = the default level)
+GAME_CHOICES = {"quick": (4, 3), "classic": (6, 4)}
+STRENGTH_CHOICES = {"gentle": 1, "fair": 4, "full": 0}  # gentle: one ply, a game a child can win
+LANGUAGES = ("en", "pl", "tl", "az")
 
 
 class ConfigError(ValueError):
@@ -55,6 +59,11 @@ class KioskConfig:
     watchdog_seconds: float = 10.0  # an emulator silent this long while it should type is hung
     log_max_bytes: int = 1_000_000
     log_backups: int = 5
+    games: tuple[str, ...] = tuple(GAME_CHOICES)  # the game sizes offered to visitors (empty: none)
+    strengths: tuple[str, ...] = tuple(STRENGTH_CHOICES)  # the strengths offered to visitors (empty: none)
+    language: str = "en"  # the page's language at start and after attract mode
+    languages: tuple[str, ...] = LANGUAGES  # the language buttons shown
+    sound: bool = True  # the typewriter's synthesised sound (strike, carriage return, bell)
 
     @property
     def thinking_pace(self) -> int:
@@ -79,6 +88,18 @@ class KioskConfig:
         return PanelSettings(pits=self.pits, seeds=self.seeds, depth=self.level, variants=self.variants,
                              pdp1_first=pdp1_first)
 
+    def chosen(self, game: str | None, strength: str | None) -> "KioskConfig":
+        """These settings with a visitor's choices applied (None: the museum's own setting)."""
+        pits, seeds = GAME_CHOICES[game] if game else (self.pits, self.seeds)
+        level = STRENGTH_CHOICES[strength] if strength else self.level
+        return replace(self, pits=pits, seeds=seeds, level=level)
+
+    def default_choice(self) -> dict:
+        """Which offered choices the museum's own settings are (None where they are none of them)."""
+        game = next((g for g in self.games if GAME_CHOICES[g] == (self.pits, self.seeds)), None)
+        strength = next((s for s in self.strengths if STRENGTH_CHOICES[s] == self.level), None)
+        return {"game": game, "strength": strength}
+
     @property
     def log_file(self) -> Path:
         return self.state_dir / "kiosk.log"
@@ -100,7 +121,9 @@ _FLOAT_RANGES = {
 }
 SECTIONS = {
     "game": ("pits", "seeds", "level", "variants", "first"),
-    "kiosk": ("speed", "think_rate", "typewriter_cps", "idle_seconds", "countdown_seconds", "port", "state_dir"),
+    "choices": ("games", "strengths"),
+    "kiosk": ("speed", "think_rate", "typewriter_cps", "idle_seconds", "countdown_seconds", "port", "state_dir",
+              "language", "languages", "sound"),
     "attract": ("attract_seed", "attract_random_moves", "attract_depth", "attract_pause", "end_pause"),
     "operation": ("watchdog_seconds", "log_max_bytes", "log_backups"),
 }
@@ -132,6 +155,22 @@ def _check(key: str, value: object, base: Path) -> object:
         if value not in SPEEDS:
             raise ConfigError(f"speed must be one of {', '.join(SPEEDS)}, not {value!r}")
         return value
+    if key in ("games", "strengths", "languages"):
+        allowed = {"games": tuple(GAME_CHOICES), "strengths": tuple(STRENGTH_CHOICES), "languages": LANGUAGES}[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value) \
+                or len(set(value)) != len(value):
+            raise ConfigError(f"{key} must be a list of different names from {', '.join(allowed)}, not {value!r}")
+        if key == "languages" and not value:
+            raise ConfigError("languages must name at least one language")
+        return tuple(value)
+    if key == "language":
+        if value not in LANGUAGES:
+            raise ConfigError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
+        return value
+    if key == "sound":
+        if not isinstance(value, bool):
+            raise ConfigError(f"sound must be true or false, not {value!r}")
+        return value
     if key == "state_dir":
         if not isinstance(value, str) or not value:
             raise ConfigError(f"state_dir must be a folder name, not {value!r}")
@@ -157,6 +196,8 @@ def parse_config(text: str, base: Path = Path(".")) -> KioskConfig:
                 raise ConfigError(f"unknown setting {key!r} in [{section}]: use {', '.join(SECTIONS[section])}")
             values[key] = _check(key, value, base)
     config = KioskConfig(**values)  # type: ignore[arg-type]
+    if config.language not in config.languages:
+        raise ConfigError(f"language {config.language!r} is not among languages {list(config.languages)}")
     if config.state_dir == KioskConfig.state_dir and "state_dir" not in values:
         config = KioskConfig(**{**values, "state_dir": base / KioskConfig.state_dir})  # type: ignore[arg-type]
     return config

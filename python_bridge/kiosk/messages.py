@@ -18,7 +18,9 @@ KINDS = {
     "play": set(),  # "touch to play": leave attract mode for a visitor's game
     "touch": set(),  # the visitor is still there (resets the idle countdown)
     "new_game": set(),  # after a game: another one
+    "choose": {"game", "strength"},  # a visitor's choice for the next game: "quick"/"classic", "gentle"/"fair"/"full"
 }
+CHOICES = {"game": ("quick", "classic"), "strength": ("gentle", "fair", "full")}
 
 
 class BadMessage(ValueError):
@@ -29,6 +31,7 @@ class BadMessage(ValueError):
 class ClientMessage:
     kind: str
     pit: int | None = None
+    choice: tuple[str, str] | None = None  # choose: (what, which), e.g. ("game", "quick")
 
 
 def parse_message(raw: str | bytes) -> ClientMessage:
@@ -51,6 +54,14 @@ def parse_message(raw: str | bytes) -> ClientMessage:
         if isinstance(pit, bool) or not isinstance(pit, int) or not 1 <= pit <= 6:
             raise BadMessage("a move needs a pit number from 1 to 6")
         return ClientMessage(kind, pit)
+    if kind == "choose":
+        if len(data) != 2:
+            raise BadMessage("a choice needs exactly one of game or strength")
+        what = next(k for k in data if k != "type")
+        which = data[what]
+        if which not in CHOICES[what]:
+            raise BadMessage(f"{what} must be one of {', '.join(CHOICES[what])}")
+        return ClientMessage(kind, choice=(what, which))
     return ClientMessage(kind)
 
 

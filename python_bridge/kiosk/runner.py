@@ -16,6 +16,11 @@ Around it this module adds what the exhibit needs:
   instruction's memory cycles counted (``machine.cycles``), so its 1960 time
   is exact at authentic speed (200,000 cycles, of 5 us, a second) and
   the console lights are examined between slices, while no key is pending;
+  at the keyboard loop the machine is stopped, examined and continued every
+  0.5 s, and no key is typed within 0.15 s of such a ``cont``;
+* the visitor's choices (game size, strength) made in attract mode or after
+  a game set the next visitor game's panel; attract mode goes back to the
+  museum's own settings;
 * the typewriter paper is paced at 10 characters a second when authentic;
 * failures: a dead or hung ``pdp1`` is replaced and the game restored
   (``recovery.restore_machine``); a cross-check mismatch is logged with its
@@ -54,7 +59,10 @@ from .view import board_view, last_move_view, result_view
 SLICE_FAST = 65_536  # instructions between two looks at the lights when the thinking is not paced (SIMH's history)
 MAX_THINK = 60_000_000  # instructions, over 500 s of 1960 time; the default level needs about a million
 MAX_RESTARTS_A_GAME = 10
-LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages
+LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
+WAITING_LIGHTS_EVERY = 0.5  # ... and between two looks at the keyboard loop (each a stop, an examine, a cont)
+WAITING_LIGHTS_AFTER = 0.3  # the first look this long after the question (its last character is long typed)
+KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key this soon after a look
 NOTICE_ONE_MOMENT = "One moment\u2026"
 
 
@@ -119,9 +127,15 @@ class KioskRunner:
         self._lock = threading.Lock()  # guards the view, paper and lights the server reads
         self._view: dict = {"type": "state", "mode": "attract", "phase": "starting", "game": 0,
                             "board": board_view(None), "legal": [], "swap": False, "last": None,
-                            "result": None, "countdown": None, "notice": None, "speed": config.speed}
+                            "result": None, "countdown": None, "notice": None, "speed": config.speed,
+                            "choices": self._choices_view(config.default_choice()),
+                            "page": {"language": config.language, "languages": list(config.languages),
+                                     "sound": config.sound}}
+        self.choice = config.default_choice()  # the visitor's game size and strength for the next visitor game
         self._paper = Paper()
         self._lights: ConsoleLights | None = None
+        self._lights_shown_at = 0.0
+        self._continued_at = 0.0
         self._last_touch = time.monotonic()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -218,6 +232,12 @@ class KioskRunner:
             return "no swap on offer now"
         elif kind == "new_game" and not (view["mode"] == "visitor" and view["phase"] == "game_over"):
             return "a game is in progress"
+        elif kind == "choose":
+            if not (view["mode"] == "attract" or view["phase"] == "game_over"):
+                return "choices are made before a game"
+            what, which = message.choice or ("", "")
+            if which not in (self.config.games if what == "game" else self.config.strengths):
+                return f"{which} is not offered here"
         try:
             self.inbox.put_nowait(Command(message, reply))
         except queue.Full:
@@ -257,6 +277,10 @@ class KioskRunner:
             message = dict(self._view)
         self.publish(message)
 
+    def _choices_view(self, chosen: dict) -> dict:
+        """The choices offered, and the ones the next visitor game is played with."""
+        return {"games": list(self.config.games), "strengths": list(self.config.strengths), **chosen}
+
     def _beat(self) -> None:
         self.heartbeat = time.monotonic()
         if self._stopping.is_set():
@@ -276,6 +300,12 @@ class KioskRunner:
         if counting:
             self._update(countdown=None)
         kind = command.message.kind
+        if kind == "choose" and command.message.choice is not None:
+            what, which = command.message.choice
+            self.choice = {**self.choice, what: which}
+            self._update(choices=self._choices_view(self.choice))
+            command.reply({"type": "ok", "what": "choose"})
+            return None
         if kind == "play" and self.mode == "attract":
             command.reply({"type": "ok", "what": "play"})
             raise GameAborted("visitor", "a visitor touched the screen")
@@ -334,9 +364,14 @@ class KioskRunner:
 
     def _begin(self, mode: str) -> None:
         """A new game in ``mode``: the program started again at 100 (a fresh emulator if need be)."""
+        back_to_attract = mode == "attract" and self.mode != "attract"
         self.mode = mode
         self.game_no += 1
-        self.panel = self.config.panel(self._pdp1_first(mode))
+        if back_to_attract:  # the next visitor starts from the museum's own settings
+            self.choice = self.config.default_choice()
+            self._update(choices=self._choices_view(self.choice))
+        settings = self.config.chosen(self.choice["game"], self.choice["strength"]) if mode == "visitor" else self.config
+        self.panel = settings.panel(self._pdp1_first(mode))
         self._new_page()
         if self.machine is not None:
             try:
@@ -370,7 +405,6 @@ class KioskRunner:
         self._last_touch = time.monotonic()
         with self._lock:
             self._paper = Paper(paper)
-            self._lights = None
         self._update(phase="starting", board=board_view(None), legal=[], swap=False, last=None, result=None,
                      countdown=None, notice=None)
         self.publish({"type": "paper", "game": self.game_no, "at": 0, "text": paper, "reset": True})
@@ -514,11 +548,16 @@ class KioskRunner:
         """The visitor's (or the demo player's) move, when the PDP-1 asks for it."""
         if self.session is not None and self.session.checker is not None:
             self._save(self.session.checker)  # the paper is complete up to the question: the best moment
+        asked = time.monotonic()
         if self.mode == "attract":
             self._update(phase="demo_turn")
-            self._pause(self.config.attract_pause)
-            return AttractPlayer(self.config.attract_seed or int(self.stats.started), self.game_no,
-                                 self.config.attract_random_moves, self.config.attract_depth).choose(game)
+            end = asked + self.config.attract_pause
+            while (left := end - time.monotonic()) > 0:
+                self._pause(min(left, 0.25))
+                self._look_at_keyboard_loop(asked)
+            return self._answer_when_keys_are_safe(AttractPlayer(
+                self.config.attract_seed or int(self.stats.started), self.game_no,
+                self.config.attract_random_moves, self.config.attract_depth).choose(game))
         legal = game.position.legal_pits()
         self._last_touch = time.monotonic()  # idle means the visitor's own time, not the PDP-1's
         self._update(phase="your_turn", legal=legal, swap=game.swap_offered)
@@ -530,12 +569,43 @@ class KioskRunner:
                 kind, pit = command.message.kind, command.message.pit
                 if kind == "move" and pit in legal:
                     self._update(phase="typing", legal=[], swap=False)
-                    return str(pit)
+                    return self._answer_when_keys_are_safe(str(pit))
                 if kind == "swap" and game.swap_offered:
                     self._update(phase="typing", legal=[], swap=False)
-                    return "s"
+                    return self._answer_when_keys_are_safe("s")
                 self._reject(command, f"pit {pit} cannot be played now" if kind == "move" else "not now")
             self._idle_check()
+            self._look_at_keyboard_loop(asked)
+
+    def _look_at_keyboard_loop(self, asked: float) -> None:
+        """The lights while the PDP-1 waits for a key: stopped (^E), examined, continued.
+
+        Only in the keyboard loop, where nothing is being typed and no key is
+        pending (the answer is typed after this returns); the first look waits
+        until the question's last character is well out.
+        """
+        now = time.monotonic()
+        shown = self._lights_shown_at
+        if now - asked < WAITING_LIGHTS_AFTER or now - shown < WAITING_LIGHTS_EVERY:
+            return
+        sim = self.machine.sim if self.machine else None
+        if sim is None or not sim.running:
+            return
+        self._lights_shown_at = now
+        sim.stop()
+        try:
+            lights = sample(sim, 0, phase="waiting")
+        finally:
+            sim.cont()
+            self._continued_at = time.monotonic()
+        self._show_lights(lights)
+
+    def _answer_when_keys_are_safe(self, answer: str) -> str:
+        """The answer, once a key typed now cannot fall into the flush of a ``cont`` just made."""
+        wait = self._continued_at + KEY_AFTER_CONT - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        return answer
 
     def _on_break(self, pc: int | None) -> None:
         """The PDP-1 stopped at one of the kiosk's breakpoints; PlaySession continues it afterwards."""
@@ -576,7 +646,7 @@ class KioskRunner:
             now = time.monotonic()
             if now - shown >= LIGHTS_EVERY:
                 shown = now
-                self._show_lights(sample(sim, counter.cycles))
+                self._show_lights(sample(sim, counter.cycles, phase="thinking"))
             if pace:
                 self._pause(started + counter.cycles / pace - time.monotonic())
             else:
@@ -585,7 +655,7 @@ class KioskRunner:
             self._pause(started + counter.cycles / pace - time.monotonic())
         self.log.info("game %d: the PDP-1 thought %d instructions, %d memory cycles, %.2f s of 1960 time",
                       self.game_no, counter.instructions, counter.cycles, seconds(counter.cycles))
-        lights = sample(sim, counter.cycles)
+        lights = sample(sim, counter.cycles, phase="thinking")
         self._show_lights(lights, done=True)
         self._update(phase="typing")
 

@@ -1,10 +1,14 @@
 """What the page draws, as one JSON-ready dict built from the cross-checker's game.
 
-The page never works anything out about the game: the server sends the board
+The page works nothing out about the game (it only shows a touched pit's
+seeds sown at once, and then settles on what it is sent): the server sends the board
 as the visitor sees it (the PDP-1's row on top, drawn from its pit m at the
 left, the stores at the ends), whose turn it is, the pits that may be
 touched, the last move and the result.  A reconnecting page gets the same
-dict and so shows the game as it was.
+dict and so shows the game as it was.  The last move carries its parts
+(player, pit, seeds captured, extra turn, and its number in the game's record) so that the page words it in the
+visitor's language and shows the sowing, the capture and the extra turn; its
+English ``text`` is for the log and the protocol tests.
 """
 
 from __future__ import annotations
@@ -40,7 +44,8 @@ def last_move_view(event: Move | Swap, checker: CrossChecker, visitor_name: str)
     pdp1 = event.player == "pdp-1"
     who = "PDP-1" if pdp1 else visitor_name
     if isinstance(event, Swap):
-        return {"row": None, "col": None, "text": f"{who} swapped sides"}
+        return {"row": None, "col": None, "text": f"{who} swapped sides", "player": event.player, "swap": True,
+                "pit": None, "captured": 0, "extra_turn": False, "number": len(checker.game.record)}
     m = checker.game.position.pits
     text = f"{who} played pit {event.pit}"
     if event.captured:
@@ -48,7 +53,9 @@ def last_move_view(event: Move | Swap, checker: CrossChecker, visitor_name: str)
     if event.extra_turn:
         text += ", and moves again"
     # the PDP-1 sits on top, its pit k drawn in column m-k; the visitor's pit k in column k-1
-    return {"row": "top" if pdp1 else "bottom", "col": m - event.pit if pdp1 else event.pit - 1, "text": text}
+    return {"row": "top" if pdp1 else "bottom", "col": m - event.pit if pdp1 else event.pit - 1, "text": text,
+            "player": event.player, "swap": False, "pit": event.pit, "captured": event.captured,
+            "extra_turn": bool(event.extra_turn), "number": len(checker.game.record)}
 
 
 def result_view(end: GameOver, visitor_name: str) -> dict:
