@@ -142,8 +142,11 @@ class KioskServer:
 class Page:
     """A WebSocket client that keeps the kiosk's state as a page would (for protocol tests)."""
 
-    def __init__(self, server: KioskServer) -> None:
+    def __init__(self, server: KioskServer, *, origin: str | None = "", control: str | None = None) -> None:
         self.server = server
+        self.origin = server.url if origin == "" else origin  # the kiosk's own page by default
+        self.control_token = control
+        self.controls: bool | None = None
         self.state: dict = {}
         self.paper = ""
         self.rejected: list[str] = []
@@ -151,7 +154,8 @@ class Page:
 
     async def __aenter__(self) -> "Page":
         self.session = aiohttp.ClientSession()
-        self.ws = await self.session.ws_connect(self.server.url + "/ws")
+        query = f"?control={self.control_token}" if self.control_token else ""
+        self.ws = await self.session.ws_connect(self.server.url + "/ws" + query, origin=self.origin)
         await self.until(lambda: bool(self.state))
         return self
 
@@ -163,7 +167,9 @@ class Page:
         self.messages.append(msg)
         kind = msg["type"]
         if kind == "hello":
-            self.state, self.paper = msg["state"], msg["paper"]["text"]
+            self.state, self.paper, self.controls = msg["state"], msg["paper"]["text"], msg["control"]
+        elif kind == "control":
+            self.controls = msg["control"]
         elif kind == "state":
             self.state = msg
         elif kind == "paper":
@@ -198,6 +204,10 @@ class Page:
 
     async def send(self, message: dict | str) -> None:
         await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def move(self, pit: int, turn: int | None = None) -> None:
+        """A tap on a pit, answering the question on show (or ``turn``)."""
+        await self.send({"type": "move", "pit": pit, "turn": self.state["turn"] if turn is None else turn})
 
     def your_turn(self) -> bool:
         return self.state.get("mode") == "visitor" and self.state.get("phase") == "your_turn"

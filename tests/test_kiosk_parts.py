@@ -75,6 +75,9 @@ def test_the_paper_shows_flexowriter_glyphs_and_nothing_unprintable() -> None:
     ('{"type": "move"}', "pit number"), ('{"type": "move", "pit": 7}', "pit number"),
     ('{"type": "move", "pit": 2.0}', "pit number"), ('{"type": "swap", "pit": 2}', "unexpected field"),
     ('{"type": "touch", "x": ' + '"a"' * 1 + "}", "unexpected field"), ("x" * 600, "too long"),
+    ('{"type": "move", "pit": 2}', "needs the turn it answers"), ('{"type": "swap"}', "needs the turn"),
+    ('{"type": "move", "pit": 2, "turn": -1}', "needs the turn"), ('{"type": "swap", "turn": "3"}', "needs the turn"),
+    ('{"type": "move", "pit": 2, "turn": true}', "needs the turn"), ('{"type": "play", "turn": 3}', "unexpected field"),
 ])
 def test_messages_from_the_page_are_checked(raw: str, words: str) -> None:
     with pytest.raises(BadMessage) as refused:
@@ -83,7 +86,8 @@ def test_messages_from_the_page_are_checked(raw: str, words: str) -> None:
 
 
 def test_good_messages_and_the_flood_limit() -> None:
-    assert parse_message('{"type": "move", "pit": 3}') == ClientMessage("move", 3)
+    assert parse_message('{"type": "move", "pit": 3, "turn": 7}') == ClientMessage("move", 3, 7)
+    assert parse_message('{"type": "swap", "turn": 0}') == ClientMessage("swap", None, 0)
     assert parse_message('{"type": "new_game"}') == ClientMessage("new_game")
     bucket = TokenBucket()
     allowed = sum(bucket.allow(100.0) for _ in range(50))  # fifty at once: the burst only

@@ -62,8 +62,10 @@ class Harness:
         return self.runner.snapshot()["state"]
 
     def submit(self, kind: str, pit: int | None = None) -> str | None:
+        """A message from the page; a move or swap answers the question on show."""
         answers: list[dict] = []
-        return self.runner.submit(ClientMessage(kind, pit), answers.append)
+        turn = self.state()["turn"] if kind in ("move", "swap") else None
+        return self.runner.submit(ClientMessage(kind, pit, turn), answers.append)
 
     def __enter__(self) -> "Harness":
         self.runner.start()

@@ -61,7 +61,7 @@ async def _watch_page(url: str, counts: dict) -> None:
     """A page connected for the whole run, reading everything the kiosk sends (reconnecting if dropped)."""
     while True:
         try:
-            async with aiohttp.ClientSession() as session, session.ws_connect(url.replace("http", "ws") + "/ws") as ws:
+            async with aiohttp.ClientSession() as session, session.ws_connect(url.replace("http", "ws") + "/ws", origin=url) as ws:
                 async for msg in ws:
                     counts["messages"] = counts.get("messages", 0) + 1
         except aiohttp.ClientError:

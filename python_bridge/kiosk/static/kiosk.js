@@ -20,8 +20,12 @@ const PHASE_TEXT = {
   one_moment: "One moment\u2026",
 };
 
+// The kiosk's own browser opens /?control=TOKEN: the token goes on to the WebSocket, which makes this
+// page the one that controls the game (the others watch). The protocol is in kiosk/messages.py.
+const CONTROL = new URLSearchParams(location.search).get("control");
+
 function connect() {
-  socket = new WebSocket(`ws://${location.host}/ws`);
+  socket = new WebSocket(`ws://${location.host}/ws` + (CONTROL ? `?control=${encodeURIComponent(CONTROL)}` : ""));
   socket.onopen = () => { retry = 250; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
@@ -43,7 +47,9 @@ function receive(msg) {
       drawPaper();
       render(msg.state);
       if (msg.lights) drawLights(msg.lights);
+      document.body.dataset.control = msg.control ? "yes" : "no";
       break;
+    case "control": document.body.dataset.control = msg.control ? "yes" : "no"; break;
     case "state": render(msg); break;
     case "paper": addPaper(msg); break;
     case "lights": drawLights(msg); break;
@@ -79,7 +85,7 @@ function pitButton(row, col, count, pit) {
   b.dataset.pit = pit;
   b.disabled = true;
   b.innerHTML = `<span class="count">${count}</span>` + (row === "bottom" ? `<span class="number">${pit}</span>` : "");
-  if (row === "bottom") b.addEventListener("click", (e) => { e.stopPropagation(); send({ type: "move", pit }); });
+  if (row === "bottom") b.addEventListener("click", (e) => { e.stopPropagation(); send({ type: "move", pit, turn: state.turn }); });
   return b;
 }
 
@@ -175,7 +181,7 @@ document.addEventListener("pointerdown", () => {
   const now = Date.now();
   if (now - lastTouchSent > 1000) { lastTouchSent = now; send({ type: "touch" }); }
 });
-$("swap").addEventListener("click", (e) => { e.stopPropagation(); send({ type: "swap" }); });
+$("swap").addEventListener("click", (e) => { e.stopPropagation(); send({ type: "swap", turn: state.turn }); });
 $("new-game").addEventListener("click", (e) => { e.stopPropagation(); send({ type: "new_game" }); });
 // Nothing a visitor could break: no context menu, no dragging, no keyboard shortcuts.
 for (const kind of ["contextmenu", "dragstart", "selectstart"]) document.addEventListener(kind, (e) => e.preventDefault());
