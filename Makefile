@@ -8,7 +8,7 @@ BUILD   := build
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak clean
+.PHONY: setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
 
 setup:
 	@$(SETUP)
@@ -73,6 +73,10 @@ compare-asm: setup
 kiosk: CONFIG ?= kiosk.sample.toml
 kiosk: build
 	$(PY) -m python_bridge kiosk --config $(CONFIG)
+
+## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk, /etc/kalah-kiosk, the two systemd units (README)
+install-kiosk:
+	deploy/install.sh
 
 ## soak: GAMES attract-mode games on an unattended kiosk (pdp1 killed every KILL_EVERY games); growth is a failure
 soak: GAMES ?= 20

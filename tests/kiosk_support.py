@@ -70,8 +70,9 @@ def pid_alive(pid: int) -> bool:
 class KioskServer:
     """``python -m python_bridge kiosk --config FILE`` as a subprocess; stopping it leaves no pdp1 behind."""
 
-    def __init__(self, config: Path) -> None:
+    def __init__(self, config: Path, env: dict[str, str] | None = None) -> None:
         self.config = config
+        self.env = env
         text = config.read_text()
         self.port = int(text.split("port = ")[1].split()[0])
         self.url = f"http://127.0.0.1:{self.port}"
@@ -79,11 +80,13 @@ class KioskServer:
         self.proc: subprocess.Popen | None = None
         self.pdp1_pids: set[int] = set()
 
-    def start(self, timeout: float = 20) -> "KioskServer":
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "python_bridge", "kiosk", "--config", str(self.config)],
-            cwd=ROOT, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
-        self.wait_for(lambda h: h["status"] == "ok" and h["pdp1_alive"], timeout)
+    def start(self, timeout: float = 20, ready=lambda h: h["status"] == "ok" and h["pdp1_alive"]) -> "KioskServer":
+        """Start the server and wait until its health satisfies ``ready`` (healthy, by default)."""
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "python_bridge", "kiosk", "--config", str(self.config)],
+                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(self.env or {})})
+        self.wait_for(ready, timeout)
         return self
 
     def health(self) -> dict:
