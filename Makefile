@@ -78,11 +78,14 @@ kiosk: build
 install-kiosk:
 	deploy/install.sh
 
-## soak: GAMES attract-mode games on an unattended kiosk (pdp1 killed every KILL_EVERY games); growth is a failure
-soak: GAMES ?= 20
+## soak: attract games on an unattended kiosk until GAMES are played or DURATION (90s, 30m, 2h) has passed,
+## pdp1 killed every KILL_EVERY games, the server killed and restarted every RESTART_EVERY (0: never); growth fails
+soak: GAMES ?=
+soak: DURATION ?=
 soak: KILL_EVERY ?= 5
+soak: RESTART_EVERY ?= 0
 soak: build
-	$(PY) -m python_bridge soak --games $(GAMES) --kill-every $(KILL_EVERY) $(ARGS)
+	$(PY) -m python_bridge soak $(if $(GAMES),--games $(GAMES)) $(if $(DURATION),--duration $(DURATION)) --kill-every $(KILL_EVERY) --restart-every $(RESTART_EVERY) $(ARGS)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache

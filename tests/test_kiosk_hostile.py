@@ -76,6 +76,15 @@ def test_a_double_tap_plays_one_move_and_stale_taps_are_refused(server) -> None:
             await page.move(1, turn=turn)
             await page.until(lambda: len(page.rejected) > rejected)
             assert page.rejected[-1] == STALE and page.state["board"] == board and page.your_turn()
+            # two taps sent at once (both queued before the first is played): still one move
+            turn, played = page.state["turn"], len(_played(page))
+            legal = page.state["legal"]
+            await page.move(legal[0])
+            await page.move(legal[-1])
+            await page.until(lambda: len(_played(page)) > played)
+            await page.until(lambda: page.your_turn() or page.state["phase"] == "game_over")
+            await page.settle(0.5)
+            assert _played(page)[played:] == [_played(page)[played]] and len(_played(page)) == played + 1
             # every state carries the turn; it only ever grows
             turns = [m["turn"] for m in page.messages if m["type"] == "state"]
             assert turns == sorted(turns)

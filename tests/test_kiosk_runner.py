@@ -142,6 +142,9 @@ def test_an_idle_visitor_sees_the_countdown_then_attract_mode(tmp_path, kalah_ta
         countdowns = [m["countdown"] for m in h.messages if m["type"] == "state" and m["countdown"]]
     assert 2 in countdowns and 1 in countdowns
     assert any("back to attract mode" in line for line in h.recorder.lines)
+    # the game left is in the log with everything played in it (here: nothing yet)
+    assert any(re.search(r"game \d+ \(visitor\) left after 0 moves \(record -\)", line) for line in h.recorder.lines), \
+        h.recorder.lines
 
 
 def test_a_killed_emulator_is_replaced_and_the_visitor_loses_nothing(tmp_path, kalah_tape) -> None:

@@ -72,3 +72,39 @@ def resolve_jobs(jobs: int) -> int:
     if jobs < 0:
         raise UsageError("--jobs must be 0 (one per core) or more")
     return jobs
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high``, else one line naming the range."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high}, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high}, not {value}")
+        return value
+
+    return parse
+
+
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration(low: float, high: float) -> Callable[[str], float]:
+    """An argparse ``type``: seconds, or a number with s, m, h or d (``90``, ``30m``, ``2h``), from ``low`` to ``high`` s."""
+
+    def parse(text: str) -> float:
+        number, scale = text.strip(), 1
+        if number and number[-1].lower() in DURATION_UNITS:
+            number, scale = number[:-1], DURATION_UNITS[number[-1].lower()]
+        try:
+            value = float(number) * scale
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a duration such as 90, 90s, 30m, 2h or 1d, not {text!r}") from None
+        if not low <= value <= high:  # NaN fails this too
+            raise argparse.ArgumentTypeError(f"must be from {low:.0f} s to {high:.0f} s ({high / 86400:g} days), not {text!r}")
+        return value
+
+    return parse
