@@ -185,6 +185,10 @@ def test_other_sites_wrong_hosts_and_too_many_connections_are_refused(tmp_path, 
             assert half.recv(100) == b""
             held = time.monotonic() - began
         assert held < 10, held
+        with socket.create_connection(("127.0.0.1", server.port), timeout=15) as garbage:  # not HTTP at all
+            garbage.sendall(b"GARBAGE LINE\r\n\r\n")
+            answer = garbage.recv(4096).decode(errors="replace")
+        assert answer.startswith("HTTP/1.0 400") and "Server: kalah-kiosk\r\n" in answer, answer
         health = server.health()
         assert health["status"] == "ok" and health["clients"] == 0
         log = (config.parent / "state" / "kiosk.log").read_text()

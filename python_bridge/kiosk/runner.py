@@ -172,6 +172,10 @@ class KioskRunner:
                         outcome = self._play(resume=False)
                     next_mode = self._after_game(outcome)
                 except Stopping:
+                    if self.session is not None and self.session.checker is not None \
+                            and not self.session.checker.finished:
+                        self.log.info("game %d (%s) stopped with the server after %s; saved, resumed at the next "
+                                      "start", self.game_no, self.mode, self._record_so_far())
                     break
                 except GameAborted as aborted:
                     saved = None

@@ -32,7 +32,7 @@ import signal
 import time
 from pathlib import Path
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMsgType, web, web_response
 from aiohttp.abc import AbstractAccessLogger
 
 from .config import KioskConfig, describe
@@ -48,6 +48,9 @@ RUNNER_KEY: web.AppKey[KioskRunner] = web.AppKey("runner", KioskRunner)
 MAX_PATH = 256  # longer paths (and query strings) are 404 at once: no file of the kiosk's is named so
 SERVER_NAME = "kalah-kiosk"  # the Server header: no Python or aiohttp version for a scanner to match
 WATCHING = "this screen only watches"
+# aiohttp names itself and Python's version in every response's Server header, even in the answers its
+# parser gives to malformed requests (which no application hook sees); its one default is replaced here
+web_response.SERVER_SOFTWARE = SERVER_NAME  # type: ignore[attr-defined]
 
 
 class AccessLog(AbstractAccessLogger):
