@@ -188,3 +188,17 @@ def test_the_swap_button_is_offered_by_the_pie_rule_and_works(tmp_path, kalah_ta
         h.wait(lambda: h.state()["phase"] in ("your_turn", "game_over"), what="the game going on")
         assert not h.state()["swap"] and h.submit("swap") == "no swap on offer now"
         assert h.runner.stats.mismatches == 0
+
+
+def test_health_names_a_stopped_loop_and_a_full_disk(tmp_path, kalah_tape) -> None:
+    """The runner's own checks, with no thread running: each problem is one line, and any turns health to failing.
+    (An unwritable log and failing saves: test_kiosk_hostile.py, with state_dir replaced by a file.)"""
+    h = Harness(tmp_path, min_free_mb=1_000_000)  # a million MB: no disk here is that empty
+    report = h.runner.health()
+    problems = " | ".join(report["problems"])
+    assert report["status"] == "failing" and "the game loop has stopped" in problems  # never started
+    assert "the disk is nearly full" in problems and "min_free_mb = 1000000" in problems
+    fine = Harness(tmp_path / "fine")
+    with fine:
+        fine.wait(lambda: fine.runner.health()["status"] == "ok", what="a healthy runner")
+        assert fine.runner.health()["problems"] == []

@@ -72,6 +72,7 @@ def load_counters(path: Path, stats: KioskStats) -> None:
 
 def save_counters(path: Path, stats: KioskStats) -> None:
     """Write the totals now (raises OSError when ``state_dir`` is unusable)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as out:
         json.dump({"format": FORMAT, **stats.counts(),
