@@ -491,7 +491,6 @@ class KioskRunner:
             self.session.machine = self.machine
             self.session.parser = TranscriptParser()
         self._last_touch = time.monotonic()  # the wait was the machine's, not the visitor's
-        self._probe_problem = None
         self._update(notice=None)
         return self.machine
 
@@ -728,6 +727,7 @@ class KioskRunner:
             self._reject(command, "not your turn")
 
     def _close_machine(self) -> None:
+        self._probe_problem = None  # whatever the last look found was about this machine
         if self.machine is not None:
             try:
                 self.machine.close()
