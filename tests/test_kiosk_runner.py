@@ -153,11 +153,12 @@ def test_a_killed_emulator_is_replaced_and_the_visitor_loses_nothing(tmp_path, k
         h.wait(lambda: h.state()["mode"] == "visitor" and h.state()["phase"] == "your_turn", what="a visitor game")
         assert h.submit("move", h.state()["legal"][0]) is None
         h.wait(lambda: h.state()["phase"] == "your_turn" and h.state()["last"] is not None, what="the reply")
-        board = h.state()["board"]
+        board, turn = h.state()["board"], h.state()["turn"]
         pid = h.runner.health()["pdp1_pid"]
         os.kill(pid, signal.SIGKILL)  # while the visitor decides
         h.wait(lambda: h.runner.stats.restarts == 1, what="the restart")
-        h.wait(lambda: h.state()["phase"] == "your_turn" and h.state()["notice"] is None, what="the game back")
+        h.wait(lambda: h.state()["phase"] == "your_turn" and h.state()["notice"] is None and h.state()["turn"] > turn,
+               what="the game back (the PDP-1 asking again)")
         assert h.state()["board"] == board and h.runner.health()["pdp1_pid"] != pid
         os.kill(h.runner.health()["pdp1_pid"], signal.SIGSTOP)  # a hung one, found when the visitor moves
         assert h.submit("move", h.state()["legal"][0]) is None
