@@ -12,9 +12,9 @@ longer names the file it holds, and when it cannot write it says so once on
 stderr (and once again when it can write again); the lines still reach
 stderr meanwhile, and ``/health`` reports the log as not writable.
 
-aiohttp's own loggers (``aiohttp.access``, ``aiohttp.server``...) go to the
-same handlers through ``OneLineFormatter``: one line a request or error,
-never a traceback.
+aiohttp's own loggers (``aiohttp.access``, ``aiohttp.server``...) and
+asyncio's go to the same handlers, formatted by ``KioskFormatter`` on one
+line a request or error, never a traceback.
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ import sys
 from .config import KioskConfig
 
 FORMAT = "%(asctime)s %(levelname)s %(message)s"
-ACCESS_FORMAT = '%a "%r" %s %b %Tfs'  # aiohttp's access-log fields: peer, request line, status, bytes, seconds
+ONE_LINE = ("aiohttp", "asyncio")  # the web server's loggers and the event loop's: one line, no traceback
 
 
 class KioskFormatter(logging.Formatter):
     """The kiosk's lines as they are; aiohttp's on one line, an exception named, its traceback left out."""
 
     def format(self, record: logging.LogRecord) -> str:
-        if not record.name.startswith("aiohttp"):
+        if not record.name.startswith(ONE_LINE):
             return super().format(record)
         record.message = record.getMessage()
         record.asctime = self.formatTime(record)
@@ -94,7 +94,7 @@ def setup_log(config: KioskConfig, stderr: bool = True) -> logging.Logger:
         handlers.append(logging.StreamHandler(sys.stderr))
     for handler in handlers:
         handler.setFormatter(KioskFormatter(FORMAT))
-    for name in ("kiosk", "aiohttp"):
+    for name in ("kiosk", *ONE_LINE):
         log = logging.getLogger(name)
         log.setLevel(logging.INFO)
         log.propagate = False
