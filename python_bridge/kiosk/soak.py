@@ -345,11 +345,11 @@ def _report(plan: SoakPlan, figures: Figures, seconds: float, problem: str | Non
     print(f"  page messages:     {figures.page_messages} received by a page connected throughout "
           f"({figures.page_reconnections} connections)")
     grew: list[str] = []
-    for n, life in enumerate(figures.lives, 1):
+    measured = [(n, life) for n, life in enumerate(figures.lives, 1) if life.start is not None and life.end is not None]
+    for k, (n, life) in enumerate(measured):
         start, last = life.start, life.end
-        if start is None or last is None:
-            continue
-        if n == 1 or n == len(figures.lives):
+        assert start is not None and last is not None
+        if k in (0, len(measured) - 1):
             print(f"  server {n} (pid {life.pid}): memory {start['rss_kb']} -> {last['rss_kb']} KiB, open files "
                   f"{start['open_fds']} -> {last['open_fds']}, processes {start['processes']} -> {last['processes']}, "
                   f"games {start['attract_games']} -> {last['attract_games']}")
@@ -359,8 +359,10 @@ def _report(plan: SoakPlan, figures: Figures, seconds: float, problem: str | Non
             grew.append(f"server {n}'s open files grew ({start['open_fds']} -> {last['open_fds']})")
         if last["processes"] > start["processes"]:
             grew.append(f"server {n}'s process count grew")
-    if len(figures.lives) > 2:
-        print(f"  ({len(figures.lives) - 2} servers between, each checked the same way)")
+    if len(measured) > 2:
+        print(f"  ({len(measured) - 2} servers between, each checked the same way)")
+    if len(figures.lives) > len(measured):
+        print(f"  ({len(figures.lives) - len(measured)} servers stopped before they finished a game: not compared)")
     print(f"  log:               {log_bytes} bytes in kiosk.log and {backups} old files; {figures.rotations} "
           f"rotations seen (at {LOG_MAX_BYTES} bytes, {LOG_BACKUPS} kept)")
     if stopped:
