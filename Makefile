@@ -11,7 +11,7 @@ MODE    ?= play
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: help setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak clean
+.PHONY: help setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -91,12 +91,19 @@ kiosk: MODE = kiosk
 kiosk: build
 	$(PY) -m python_bridge kiosk --config $(CONFIG)
 
-## soak: GAMES attract-mode games on an unattended kiosk (pdp1 killed every KILL_EVERY games); growth is a failure
-soak: GAMES ?= 20
+## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk, /etc/kalah-kiosk, the two systemd units (README)
+install-kiosk:
+	deploy/install.sh
+
+## soak: attract games on an unattended kiosk until GAMES are played or DURATION (90s, 30m, 2h) has passed,
+## pdp1 killed every KILL_EVERY games, the server killed and restarted every RESTART_EVERY (0: never); growth fails
+soak: GAMES ?=
+soak: DURATION ?=
 soak: KILL_EVERY ?= 5
 soak: MODE = kiosk
+soak: RESTART_EVERY ?= 0
 soak: build
-	$(PY) -m python_bridge soak --games $(GAMES) --kill-every $(KILL_EVERY) $(ARGS)
+	$(PY) -m python_bridge soak $(if $(GAMES),--games $(GAMES)) $(if $(DURATION),--duration $(DURATION)) --kill-every $(KILL_EVERY) --restart-every $(RESTART_EVERY) $(ARGS)
 
 ## clean: remove the build (build/) and pytest's cache; records/ and .venv stay
 clean:

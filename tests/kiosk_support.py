@@ -70,8 +70,9 @@ def pid_alive(pid: int) -> bool:
 class KioskServer:
     """``python -m python_bridge kiosk --config FILE`` as a subprocess; stopping it leaves no pdp1 behind."""
 
-    def __init__(self, config: Path) -> None:
+    def __init__(self, config: Path, env: dict[str, str] | None = None) -> None:
         self.config = config
+        self.env = env
         text = config.read_text()
         self.port = int(text.split("port = ")[1].split()[0])
         self.url = f"http://127.0.0.1:{self.port}"
@@ -79,11 +80,13 @@ class KioskServer:
         self.proc: subprocess.Popen | None = None
         self.pdp1_pids: set[int] = set()
 
-    def start(self, timeout: float = 20) -> "KioskServer":
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "python_bridge", "kiosk", "--config", str(self.config)],
-            cwd=ROOT, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
-        self.wait_for(lambda h: h["status"] == "ok" and h["pdp1_alive"], timeout)
+    def start(self, timeout: float = 20, ready=lambda h: h["status"] == "ok" and h["pdp1_alive"]) -> "KioskServer":
+        """Start the server and wait until its health satisfies ``ready`` (healthy, by default)."""
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "python_bridge", "kiosk", "--config", str(self.config)],
+                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(self.env or {})})
+        self.wait_for(ready, timeout)
         return self
 
     def health(self) -> dict:
@@ -142,8 +145,11 @@ class KioskServer:
 class Page:
     """A WebSocket client that keeps the kiosk's state as a page would (for protocol tests)."""
 
-    def __init__(self, server: KioskServer) -> None:
+    def __init__(self, server: KioskServer, *, origin: str | None = "", control: str | None = None) -> None:
         self.server = server
+        self.origin = server.url if origin == "" else origin  # the kiosk's own page by default
+        self.control_token = control
+        self.controls: bool | None = None
         self.state: dict = {}
         self.paper = ""
         self.rejected: list[str] = []
@@ -151,7 +157,8 @@ class Page:
 
     async def __aenter__(self) -> "Page":
         self.session = aiohttp.ClientSession()
-        self.ws = await self.session.ws_connect(self.server.url + "/ws")
+        query = f"?control={self.control_token}" if self.control_token else ""
+        self.ws = await self.session.ws_connect(self.server.url + "/ws" + query, origin=self.origin)
         await self.until(lambda: bool(self.state))
         return self
 
@@ -163,7 +170,9 @@ class Page:
         self.messages.append(msg)
         kind = msg["type"]
         if kind == "hello":
-            self.state, self.paper = msg["state"], msg["paper"]["text"]
+            self.state, self.paper, self.controls = msg["state"], msg["paper"]["text"], msg["control"]
+        elif kind == "control":
+            self.controls = msg["control"]
         elif kind == "state":
             self.state = msg
         elif kind == "paper":
@@ -198,6 +207,10 @@ class Page:
 
     async def send(self, message: dict | str) -> None:
         await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def move(self, pit: int, turn: int | None = None) -> None:
+        """A tap on a pit, answering the question on show (or ``turn``)."""
+        await self.send({"type": "move", "pit": pit, "turn": self.state["turn"] if turn is None else turn})
 
     def your_turn(self) -> bool:
         return self.state.get("mode") == "visitor" and self.state.get("phase") == "your_turn"

@@ -85,6 +85,9 @@ def test_the_paper_shows_flexowriter_glyphs_and_nothing_unprintable() -> None:
     ('{"type": "choose", "game": "quick", "strength": "fair"}', "exactly one of game or strength"),
     ('{"type": "choose", "game": "huge"}', "game must be one of quick, classic"),
     ('{"type": "choose", "strength": 3}', "strength must be one of gentle, fair, full"),
+    ('{"type": "move", "pit": 2}', "needs the turn it answers"), ('{"type": "swap"}', "needs the turn"),
+    ('{"type": "move", "pit": 2, "turn": -1}', "needs the turn"), ('{"type": "swap", "turn": "3"}', "needs the turn"),
+    ('{"type": "move", "pit": 2, "turn": true}', "needs the turn"), ('{"type": "play", "turn": 3}', "unexpected field"),
 ])
 def test_messages_from_the_page_are_checked(raw: str, words: str) -> None:
     with pytest.raises(BadMessage) as refused:
@@ -93,7 +96,8 @@ def test_messages_from_the_page_are_checked(raw: str, words: str) -> None:
 
 
 def test_good_messages_and_the_flood_limit() -> None:
-    assert parse_message('{"type": "move", "pit": 3}') == ClientMessage("move", 3)
+    assert parse_message('{"type": "move", "pit": 3, "turn": 7}') == ClientMessage("move", 3, 7)
+    assert parse_message('{"type": "swap", "turn": 0}') == ClientMessage("swap", None, 0)
     assert parse_message('{"type": "new_game"}') == ClientMessage("new_game")
     assert parse_message('{"type": "choose", "strength": "gentle"}') == ClientMessage("choose", choice=("strength", "gentle"))
     bucket = TokenBucket()
@@ -144,3 +148,44 @@ def test_the_visitors_choices_and_the_museums_defaults() -> None:
     assert odd.default_choice() == {"game": None, "strength": None} and odd.strengths == ()
     page = parse_config('[kiosk]\nlanguage = "az"\nlanguages = ["az", "en"]\nsound = false')
     assert (page.language, page.languages, page.sound) == ("az", ("az", "en"), False)
+
+
+def test_the_log_puts_aiohttp_on_one_line_and_survives_its_folder_going(tmp_path, capsys) -> None:
+    import logging
+
+    from python_bridge.kiosk.logs import FORMAT, KioskFileHandler, KioskFormatter
+
+    formatter = KioskFormatter(FORMAT)
+    try:
+        raise ValueError("boom\nsecond line")
+    except ValueError:
+        exc_info = sys.exc_info()
+    web = logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1, "Error handling request", None, exc_info)
+    line = formatter.format(web)
+    assert "\n" not in line and "Traceback" not in line and line.endswith("ValueError: boom | second line")
+    ours = logging.LogRecord("kiosk", logging.ERROR, __file__, 1, "a bug of ours", None, exc_info)
+    assert "Traceback" in formatter.format(ours)  # our own bugs keep their traceback in the log
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    handler = KioskFileHandler(folder / "kiosk.log", 10_000, 2)
+    handler.setFormatter(formatter)
+    log = logging.getLogger(f"kiosk-parts-{id(handler)}")
+    log.propagate = False
+    log.addHandler(handler)
+    try:
+        log.warning("first")
+        folder.rename(tmp_path / "moved")
+        folder.write_text("a file now\n")  # state_dir replaced by a file while the kiosk runs
+        log.warning("lost")
+        log.warning("lost too")
+        assert handler.failing and "Not a directory" in handler.failing
+        folder.unlink()
+        folder.mkdir()
+        log.warning("back")
+    finally:
+        log.removeHandler(handler)
+        handler.close()
+    err = capsys.readouterr().err
+    assert err.count("cannot write the log") == 1 and "writable again" in err and "Traceback" not in err
+    assert "back" in (folder / "kiosk.log").read_text() and "first" in (tmp_path / "moved" / "kiosk.log").read_text()

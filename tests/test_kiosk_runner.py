@@ -62,8 +62,10 @@ class Harness:
         return self.runner.snapshot()["state"]
 
     def submit(self, kind: str, pit: int | None = None) -> str | None:
+        """A message from the page; a move or swap answers the question on show."""
         answers: list[dict] = []
-        return self.runner.submit(ClientMessage(kind, pit), answers.append)
+        turn = self.state()["turn"] if kind in ("move", "swap") else None
+        return self.runner.submit(ClientMessage(kind, pit, turn), answers.append)
 
     def __enter__(self) -> "Harness":
         self.runner.start()
@@ -147,6 +149,9 @@ def test_an_idle_visitor_sees_the_countdown_then_attract_mode(tmp_path, kalah_ta
         countdowns = [m["countdown"] for m in h.messages if m["type"] == "state" and m["countdown"]]
     assert 2 in countdowns and 1 in countdowns
     assert any("back to attract mode" in line for line in h.recorder.lines)
+    # the game left is in the log with everything played in it (here: nothing yet)
+    assert any(re.search(r"game \d+ \(visitor\) left after 0 moves \(record -\)", line) for line in h.recorder.lines), \
+        h.recorder.lines
 
 
 def test_a_killed_emulator_is_replaced_and_the_visitor_loses_nothing(tmp_path, kalah_tape) -> None:
@@ -155,11 +160,12 @@ def test_a_killed_emulator_is_replaced_and_the_visitor_loses_nothing(tmp_path, k
         h.wait(lambda: h.state()["mode"] == "visitor" and h.state()["phase"] == "your_turn", what="a visitor game")
         assert h.submit("move", h.state()["legal"][0]) is None
         h.wait(lambda: h.state()["phase"] == "your_turn" and h.state()["last"] is not None, what="the reply")
-        board = h.state()["board"]
+        board, turn = h.state()["board"], h.state()["turn"]
         pid = h.runner.health()["pdp1_pid"]
         os.kill(pid, signal.SIGKILL)  # while the visitor decides
         h.wait(lambda: h.runner.stats.restarts == 1, what="the restart")
-        h.wait(lambda: h.state()["phase"] == "your_turn" and h.state()["notice"] is None, what="the game back")
+        h.wait(lambda: h.state()["phase"] == "your_turn" and h.state()["notice"] is None and h.state()["turn"] > turn,
+               what="the game back (the PDP-1 asking again)")
         assert h.state()["board"] == board and h.runner.health()["pdp1_pid"] != pid
         os.kill(h.runner.health()["pdp1_pid"], signal.SIGSTOP)  # a hung one, found when the visitor moves
         assert h.submit("move", h.state()["legal"][0]) is None
@@ -190,3 +196,17 @@ def test_the_swap_button_is_offered_by_the_pie_rule_and_works(tmp_path, kalah_ta
         h.wait(lambda: h.state()["phase"] in ("your_turn", "game_over"), what="the game going on")
         assert not h.state()["swap"] and h.submit("swap") == "no swap on offer now"
         assert h.runner.stats.mismatches == 0
+
+
+def test_health_names_a_stopped_loop_and_a_full_disk(tmp_path, kalah_tape) -> None:
+    """The runner's own checks, with no thread running: each problem is one line, and any turns health to failing.
+    (An unwritable log and failing saves: test_kiosk_hostile.py, with state_dir replaced by a file.)"""
+    h = Harness(tmp_path, min_free_mb=1_000_000)  # a million MB: no disk here is that empty
+    report = h.runner.health()
+    problems = " | ".join(report["problems"])
+    assert report["status"] == "failing" and "the game loop has stopped" in problems  # never started
+    assert "the disk is nearly full" in problems and "min_free_mb = 1000000" in problems
+    fine = Harness(tmp_path / "fine")
+    with fine:
+        fine.wait(lambda: fine.runner.health()["status"] == "ok", what="a healthy runner")
+        assert fine.runner.health()["problems"] == []

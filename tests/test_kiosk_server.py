@@ -45,14 +45,15 @@ async def _start_visitor_game(page: Page) -> None:
 def test_bad_and_hostile_input_is_rejected_and_changes_nothing(server) -> None:
     async def scenario() -> None:
         async with Page(server) as page:
-            await page.send({"type": "move", "pit": 1})  # attract mode: nobody's turn
+            await page.move(1)  # attract mode: nobody's turn
             await page.until(lambda: "not your turn" in page.rejected)
             await _start_visitor_game(page)
             board = page.state["board"]
             bad = ["not json", "[1, 2]", json.dumps({"type": "reboot"}), json.dumps({"type": "move"}),
                    json.dumps({"type": "move", "pit": 0}), json.dumps({"type": "move", "pit": "3"}),
                    json.dumps({"type": "move", "pit": True}), json.dumps({"type": "move", "pit": 2, "x": 1}),
-                   json.dumps({"type": "swap"}), json.dumps({"type": "new_game"}), json.dumps({"type": 7})]
+                   json.dumps({"type": "swap", "turn": page.state["turn"]}), json.dumps({"type": "new_game"}),
+                   json.dumps({"type": 7})]
             for raw in bad:  # at a person's pace, below the flood limit
                 await page.send(raw)
                 await asyncio.sleep(0.25)
@@ -66,7 +67,7 @@ def test_bad_and_hostile_input_is_rejected_and_changes_nothing(server) -> None:
             # a flood of touches on one pit: at most one move is played, the rest refused
             legal = page.state["legal"]
             for _ in range(60):
-                await page.send({"type": "move", "pit": legal[0]})
+                await page.move(legal[0])
             await page.settle(1.0)
             assert "too many touches" in page.rejected
             await page.until(page.your_turn)
@@ -88,7 +89,7 @@ def test_a_game_survives_a_server_restart(server) -> None:
         async with Page(server) as page:
             await _start_visitor_game(page)
             for _ in range(2):
-                await page.send({"type": "move", "pit": page.state["legal"][-1]})
+                await page.move(page.state["legal"][-1])
                 await page.until(lambda: page.state["phase"] != "your_turn")
                 await page.until(page.your_turn)
             return {"state": page.state, "paper": page.paper}
@@ -105,7 +106,7 @@ def test_a_game_survives_a_server_restart(server) -> None:
             assert page.state["board"] == before["state"]["board"]
             assert page.state["game"] == before["state"]["game"]
             assert page.paper.startswith(before["paper"])  # the same sheet, and the board drawn again
-            await page.send({"type": "move", "pit": page.state["legal"][0]})  # and the game goes on
+            await page.move(page.state["legal"][0])  # and the game goes on
             await page.until(lambda: page.state["phase"] != "your_turn")
             await page.until(lambda: page.your_turn() or page.state["phase"] == "game_over")
 

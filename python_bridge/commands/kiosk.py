@@ -11,7 +11,8 @@ import asyncio
 import sys
 
 from .validators import fail, new_parser, readable_file
-from ..kiosk.config import ConfigError, KioskConfig, describe, load_config
+from ..kiosk.config import ConfigError, KioskConfig, load_config
+from ..kiosk.health import state_dir_problem
 from ..kiosk.logs import setup_log
 from ..kiosk.server import serve   # aiohttp, the kiosk's extra: without it __main__ says so in one line
 from ..machine.simh import SimhError
@@ -31,11 +32,10 @@ def main(argv: list[str]) -> int:
         config = load_config(args.config) if args.config else KioskConfig()
     except ConfigError as bad:
         return fail(f"{args.config}: {bad}")
-    try:
-        log = setup_log(config)
-    except OSError as exc:
-        return fail(f"cannot write the log in {config.state_dir}: {exc.strerror or exc}")
-    log.info("configuration: %s", describe(config))
+    log = setup_log(config)
+    problem = state_dir_problem(config.state_dir)
+    if problem:  # degraded, not dark: the screen plays on, health says why
+        log.error("%s: running degraded, the game and the counters kept in memory (see /health)", problem)
     try:
         from ..machine.kalah_program import ensure_tape
 

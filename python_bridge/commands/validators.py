@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -189,3 +190,25 @@ def resolve_jobs(jobs: int, work: int | None = None) -> int:
     jobs = jobs or CORES
     return max(1, min(jobs, work)) if work is not None else jobs
 
+
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration(low: float, high: float) -> Callable[[str], float]:
+    """An argparse ``type``: seconds, or a number with s, m, h or d (``90``, ``30m``, ``2h``), from ``low`` to ``high`` s."""
+
+    def parse(text: str) -> float:
+        number, scale = text, 1
+        if number and number[-1].lower() in DURATION_UNITS:
+            number, scale = number[:-1], DURATION_UNITS[number[-1].lower()]
+        try:
+            if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,6})?", number):  # plain ASCII decimals only
+                raise ValueError(number)
+            value = float(number) * scale
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a duration such as 90, 90s, 30m, 2h or 1d, not {shown(text)}") from None
+        if not low <= value <= high:  # NaN fails this too
+            raise argparse.ArgumentTypeError(f"must be from {low:.0f} s to {high:.0f} s ({high / 86400:g} days), not {shown(text)}")
+        return value
+
+    return parse

@@ -3,8 +3,11 @@
 ``config`` reads the operator's file; ``runner`` owns the one emulator and
 plays the games (visitor or attract mode) in a thread of its own, every move
 cross-checked; ``server`` is the aiohttp web server (page, WebSocket,
-health); ``soak`` runs many attract games unattended.  The page itself is
-plain HTML/CSS/JS in ``static/``.
+health) and ``messages`` its protocol (turns, the controlling page);
+``health`` and ``counters`` are what ``/health`` checks and counts;
+``sdnotify`` speaks to systemd; ``logs`` is the rotating log; ``soak`` runs
+many attract games unattended, hurt on purpose.  The page itself is plain
+HTML/CSS/JS in ``static/``; the systemd units are in ``deploy/``.
 
 May import: ``checking``, ``machine``, ``reference``, ``tools`` and the standard library.
 """

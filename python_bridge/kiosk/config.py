@@ -64,6 +64,11 @@ class KioskConfig:
     language: str = "en"  # the page's language at start and after attract mode
     languages: tuple[str, ...] = LANGUAGES  # the language buttons shown
     sound: bool = True  # the typewriter's synthesised sound (strike, carriage return, bell)
+    control_token: str = ""  # the page opened as /?control=TOKEN controls; "": the first page connected
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")  # names the page may be reached by (Host, Origin)
+    max_connections: int = 4  # WebSocket connections at once (the kiosk's screen and a few watchers)
+    header_timeout: float = 10.0  # a request's headers must arrive within this; an idle connection closes too
+    min_free_mb: int = 100  # less free space than this under state_dir: health says the disk is nearly full
 
     @property
     def thinking_pace(self) -> int:
@@ -108,24 +113,33 @@ class KioskConfig:
     def saved_game(self) -> Path:
         return self.state_dir / "current-game.json"
 
+    @property
+    def counters_file(self) -> Path:
+        return self.state_dir / "counters.json"
+
 
 # key -> (section, type, check, what is allowed)
 _INT_RANGES = {
     "pits": (1, 6), "seeds": (1, 6), "level": (0, 20), "port": (1024, 65535),
     "attract_random_moves": (0, 50), "attract_depth": (1, 10), "attract_seed": (0, 2**63 - 1),
     "log_max_bytes": (10_000, 1_000_000_000), "log_backups": (1, 100), "think_rate": (0, 100_000_000),
+    "max_connections": (1, 100), "min_free_mb": (0, 1_000_000),
 }
 _FLOAT_RANGES = {
     "idle_seconds": (1.0, 86400.0), "countdown_seconds": (1.0, 3600.0), "attract_pause": (0.0, 60.0),
     "end_pause": (0.0, 3600.0), "watchdog_seconds": (1.0, 600.0), "typewriter_cps": (0.0, 10000.0),
+    "header_timeout": (1.0, 300.0),
 }
+TOKEN_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+HOST_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-.")
 SECTIONS = {
     "game": ("pits", "seeds", "level", "variants", "first"),
     "choices": ("games", "strengths"),
     "kiosk": ("speed", "think_rate", "typewriter_cps", "idle_seconds", "countdown_seconds", "port", "state_dir",
               "language", "languages", "sound"),
     "attract": ("attract_seed", "attract_random_moves", "attract_depth", "attract_pause", "end_pause"),
-    "operation": ("watchdog_seconds", "log_max_bytes", "log_backups"),
+    "operation": ("watchdog_seconds", "log_max_bytes", "log_backups", "control_token", "allowed_hosts",
+                  "max_connections", "header_timeout", "min_free_mb"),
 }
 
 
@@ -171,6 +185,15 @@ def _check(key: str, value: object, base: Path) -> object:
         if not isinstance(value, bool):
             raise ConfigError(f"sound must be true or false, not {value!r}")
         return value
+    if key == "control_token":
+        if not isinstance(value, str) or not (value == "" or 16 <= len(value) <= 128) or set(value) - TOKEN_CHARS:
+            raise ConfigError(f"control_token must be \"\" or 16 to 128 letters, digits, - or _, not {value!r}")
+        return value
+    if key == "allowed_hosts":
+        if (not isinstance(value, list) or not 1 <= len(value) <= 10
+                or not all(isinstance(h, str) and 0 < len(h) <= 253 and not set(h) - HOST_CHARS for h in value)):
+            raise ConfigError(f"allowed_hosts must be a list of 1 to 10 host names (lower case, no port), not {value!r}")
+        return tuple(value)
     if key == "state_dir":
         if not isinstance(value, str) or not value:
             raise ConfigError(f"state_dir must be a folder name, not {value!r}")
@@ -217,4 +240,8 @@ def load_config(path: Path | str) -> KioskConfig:
 
 def describe(config: KioskConfig) -> str:
     """One line for the log: the settings in force."""
-    return ", ".join(f"{f.name}={getattr(config, f.name)}" for f in fields(config))
+    def shown(name: str) -> object:  # the token lets a page control the kiosk: the log says only whether it is set
+        value = getattr(config, name)
+        return ("(set)" if value else "(none)") if name == "control_token" else value
+
+    return ", ".join(f"{f.name}={shown(f.name)}" for f in fields(config))

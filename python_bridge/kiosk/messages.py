@@ -1,9 +1,58 @@
-"""What the page may send, checked before anything else sees it.
+"""The kiosk's protocol (WebSocket ``/ws``), and the check of what the page may send.
 
-Every message is a small JSON object with a ``type`` the kiosk knows and
-exactly the fields that type takes; anything else gets a ``rejected`` answer
-with the reason and changes nothing.  Whether a well-formed move is allowed
-*now* (the visitor's turn, a legal pit) is the runner's decision.
+Why a protocol with turns: a page's tap travels while the board changes; a
+double tap, or a tap queued while the PDP-1 typed, must never play a move on
+a board the visitor did not see.  So every question has a number, and a move
+says which question it answers.
+
+**Server to page** (JSON objects, ``type`` first):
+
+* ``hello`` on every (re)connection: ``state`` (a ``state`` message as below),
+  ``paper`` (``game``, ``base``, ``text``: the whole sheet), ``lights``, and
+  ``control`` (true when this connection controls the game, false when it may
+  only watch).
+* ``state`` whenever anything shown changes: ``mode`` (``attract``,
+  ``visitor``), ``phase`` (``starting``, ``typing``, ``thinking``,
+  ``your_turn``, ``demo_turn``, ``game_over``, ``one_moment``), ``game``,
+  ``board``, ``legal``, ``swap``, ``last``, ``result``, ``countdown``,
+  ``notice``, ``speed`` and **``turn``**: the number of the question now open.
+  It increases (never decreases while the server runs) every time the PDP-1
+  asks for a move (the visitor's or the demonstration player's) and every time
+  a new game starts; a page answers the ``turn`` of the last ``state`` it drew.
+* ``paper`` (``game``, ``at``, ``text``, ``reset``), ``lights``: the
+  typewriter and the console lights.
+* ``control`` (``control``: bool): this connection's part changed (the
+  controlling page left and this one, the oldest, took over; see below).
+* ``rejected`` (``reason``: one line for a person): the last message changed
+  nothing.  ``ok`` (``what``): a ``play`` or ``new_game`` was taken.
+
+**Page to server** (at most ``MAX_MESSAGE_BYTES``, exactly these fields):
+
+* ``{"type": "move", "pit": 1..6, "turn": N}``: play a pit (counted from
+  the visitor's left) in answer to question ``N``;
+* ``{"type": "swap", "turn": N}``: the pie rule's swap, answering ``N``;
+* ``{"type": "play"}``: "touch to play" (attract mode to a visitor's game);
+* ``{"type": "touch"}``: the visitor is still there (the idle countdown restarts);
+* ``{"type": "new_game"}``: after a visitor's game, another one.
+
+A move or swap whose ``turn`` is not the open question is refused
+(``rejected``, reason "that tap was for an earlier turn"): of a double tap,
+only the first can be played, and a tap sent before the board changed is
+never played on the new one.
+
+**Who may play.** One connection controls the game; every other one only
+watches (a second screen in the gallery) and has every message refused with
+"this screen only watches".  With ``control_token`` set in the configuration
+the controlling page is the newest connection that opened ``/ws?control=TOKEN``
+(the kiosk's own Chromium opens ``/?control=TOKEN`` and the page passes the
+token on); with no token, it is the oldest connection still open.  Before
+that, ``/ws`` is refused with 403 unless the request's ``Host`` is one of
+``allowed_hosts`` with the kiosk's port and its ``Origin`` is
+``http://`` that host (a page of another site cannot reach the kiosk through
+a visitor's browser), and with 503 when ``max_connections`` are open.
+
+Whether a well-formed move is allowed *now* (the visitor's turn, a legal
+pit) is the runner's decision; this module checks only the form.
 """
 
 from __future__ import annotations
@@ -12,9 +61,10 @@ import json
 from dataclasses import dataclass
 
 MAX_MESSAGE_BYTES = 512
+MAX_TURN = 2**53  # beyond any kiosk's life (a question a second for 285 million years); JSON-safe in JavaScript
 KINDS = {
-    "move": {"pit"},  # play a pit (1..pits, counted from the visitor's left)
-    "swap": set(),  # the pie rule's swap
+    "move": {"pit", "turn"},  # play a pit (1..pits, counted from the visitor's left) answering question turn
+    "swap": {"turn"},  # the pie rule's swap, answering question turn
     "play": set(),  # "touch to play": leave attract mode for a visitor's game
     "touch": set(),  # the visitor is still there (resets the idle countdown)
     "new_game": set(),  # after a game: another one
@@ -31,6 +81,7 @@ class BadMessage(ValueError):
 class ClientMessage:
     kind: str
     pit: int | None = None
+    turn: int | None = None  # the question a move or swap answers
     choice: tuple[str, str] | None = None  # choose: (what, which), e.g. ("game", "quick")
 
 
@@ -49,11 +100,6 @@ def parse_message(raw: str | bytes) -> ClientMessage:
     extra = set(data) - {"type"} - KINDS[kind]
     if extra:
         raise BadMessage(f"unexpected field {sorted(extra)[0][:20]!r} in {kind}")
-    if kind == "move":
-        pit = data.get("pit")
-        if isinstance(pit, bool) or not isinstance(pit, int) or not 1 <= pit <= 6:
-            raise BadMessage("a move needs a pit number from 1 to 6")
-        return ClientMessage(kind, pit)
     if kind == "choose":
         if len(data) != 2:
             raise BadMessage("a choice needs exactly one of game or strength")
@@ -62,7 +108,15 @@ def parse_message(raw: str | bytes) -> ClientMessage:
         if which not in CHOICES[what]:
             raise BadMessage(f"{what} must be one of {', '.join(CHOICES[what])}")
         return ClientMessage(kind, choice=(what, which))
-    return ClientMessage(kind)
+    if kind not in ("move", "swap"):
+        return ClientMessage(kind)
+    pit = data.get("pit")
+    if kind == "move" and (isinstance(pit, bool) or not isinstance(pit, int) or not 1 <= pit <= 6):
+        raise BadMessage("a move needs a pit number from 1 to 6")
+    turn = data.get("turn")
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= MAX_TURN:
+        raise BadMessage(f"a {kind} needs the turn it answers (a whole number)")
+    return ClientMessage(kind, pit if kind == "move" else None, turn)
 
 
 @dataclass

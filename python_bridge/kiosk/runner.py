@@ -25,7 +25,16 @@ Around it this module adds what the exhibit needs:
 * failures: a dead or hung ``pdp1`` is replaced and the game restored
   (``recovery.restore_machine``); a cross-check mismatch is logged with its
   reproduction command and a clean new game starts; after a server restart
-  the saved game is restored (``recovery.checker_from_record``).
+  the saved game is restored (``recovery.checker_from_record``);
+* turns: every question (the PDP-1 asking for a move, a new game) has a
+  number, ``turn`` in every state message; a move or swap answering an
+  earlier one is refused, so a double tap plays at most one move;
+* while the visitor decides, the PDP-1 is looked at every
+  ``watchdog_seconds``: stopped (^E), its PC must be in the program's
+  keyboard loop (``gc1``), then it continues; one that does not answer is
+  replaced at once, not when the visitor moves;
+* the counters persist in ``state_dir`` (``counters``), and health lists
+  every problem it sees (``health``).
 """
 
 from __future__ import annotations
@@ -35,7 +44,8 @@ import math
 import queue
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title, TranscriptParser
@@ -49,6 +59,8 @@ from ..checking.recovery import checker_from_record, restore_machine
 from ..machine.cycles import CycleCounter, seconds
 from ..machine.simh import FULL_SPEED, QUIET_SPEED, BreakpointReached, MachineConfig, Simh, SimhDied, SimhError
 from .config import KioskConfig
+from .counters import KioskStats, load_counters, save_counters
+from .health import disk_problem, emulator_problem, log_problem
 from .lights import ConsoleLights, sample
 from .messages import ClientMessage
 from .paper import Paper
@@ -64,6 +76,8 @@ WAITING_LIGHTS_EVERY = 0.5  # ... and between two looks at the keyboard loop (ea
 WAITING_LIGHTS_AFTER = 0.3  # the first look this long after the question (its last character is long typed)
 KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key this soon after a look
 NOTICE_ONE_MOMENT = "One moment\u2026"
+STALE_TAP = "that tap was for an earlier turn"
+PROBE_SLACK = 1.0  # seconds a keyboard-loop look may take before health calls the emulator silent
 
 
 class GameAborted(Exception):
@@ -86,19 +100,6 @@ class Command:
     reply: Callable[[dict], None]
 
 
-@dataclass
-class KioskStats:
-    started: float = field(default_factory=time.time)
-    games_played: int = 0
-    visitor_games: int = 0
-    attract_games: int = 0
-    aborted_games: int = 0
-    restarts: int = 0  # emulators replaced mid-game
-    mismatches: int = 0
-    errors: int = 0
-    restored_after_server_restart: int = 0
-
-
 class _TouchVisitor:
     """The ``Visitor`` PlaySession asks: the runner answers according to the mode."""
 
@@ -117,6 +118,11 @@ class KioskRunner:
         self.log = log or logging.getLogger("kiosk")
         self.store = GameStore(config.saved_game)
         self.stats = KioskStats()
+        self.save_problem: str | None = None  # why the last save of the game or the counters failed
+        self.log_file: Path | None = config.log_file  # None: state_dir was unusable at start (stderr only)
+        self.turn = 0  # the question now open (see messages.py)
+        self._probe_started: float | None = None  # a look at the keyboard loop under way since then
+        self._probe_problem: str | None = None
         self.inbox: queue.Queue[Command] = queue.Queue(maxsize=32)
         self.mode = "attract"
         self.game_no = 0
@@ -130,7 +136,8 @@ class KioskRunner:
                             "result": None, "countdown": None, "notice": None, "speed": config.speed,
                             "choices": self._choices_view(config.default_choice()),
                             "page": {"language": config.language, "languages": list(config.languages),
-                                     "sound": config.sound}}
+                                     "sound": config.sound},
+                            "turn": 0}
         self.choice = config.default_choice()  # the visitor's game size and strength for the next visitor game
         self._paper = Paper()
         self._lights: ConsoleLights | None = None
@@ -146,6 +153,7 @@ class KioskRunner:
         # (a machine stopped while a character is being typed loses that character)
         self._think_start, self._think_end = symbols["think"], symbols["thx"]
         self._breakpoints = (self._think_start, self._think_end)
+        self._keyboard_loop = (symbols["gc1"], symbols["gc1"] + 1)  # getc's wait: szf i 1 / jmp gc1
 
     # -- the thread ------------------------------------------------------------------------
     def start(self) -> None:
@@ -164,6 +172,7 @@ class KioskRunner:
 
     def run(self) -> None:
         """Play games until stopped; nothing that goes wrong in one game ends the loop."""
+        self._load_counters()
         saved = self._load_saved()
         next_mode = saved.mode if saved else "attract"
         try:
@@ -177,36 +186,79 @@ class KioskRunner:
                         outcome = self._play(resume=False)
                     next_mode = self._after_game(outcome)
                 except Stopping:
+                    if self.session is not None and self.session.checker is not None \
+                            and not self.session.checker.finished:
+                        self.log.info("game %d (%s) stopped with the server after %s; saved, resumed at the next "
+                                      "start", self.game_no, self.mode, self._record_so_far())
                     break
                 except GameAborted as aborted:
                     saved = None
                     self.stats.aborted_games += 1
-                    self.log.info("game %d (%s) left: %s", self.game_no, self.mode, aborted)
+                    self.log.info("game %d (%s) left after %s: %s", self.game_no, self.mode, self._record_so_far(),
+                                  aborted)
+                    self._keep_counters()
                     self.store.clear()
                     next_mode = aborted.next_mode
                 except CrossCheckMismatch as mismatch:
                     saved = None
                     self.stats.mismatches += 1
-                    self.log.error("game %d (%s): cross-check mismatch; the game restarts\n%s",
-                                   self.game_no, self.mode, mismatch)
+                    self.log.error("game %d (%s): cross-check mismatch after %s; the game restarts\n%s",
+                                   self.game_no, self.mode, self._record_so_far(), mismatch)
+                    self._keep_counters()
                     self._fresh_start_after_failure()
                     next_mode = self.mode
                 except (SimhError, OSError) as failure:
                     saved = None
                     self.stats.errors += 1
-                    self.log.error("game %d (%s): the emulator failed beyond restoring (%s); a new game starts",
-                                   self.game_no, self.mode, str(failure).splitlines()[0])
+                    self.log.error("game %d (%s): the emulator failed beyond restoring (%s) after %s; "
+                                   "a new game starts", self.game_no, self.mode, str(failure).splitlines()[0],
+                                   self._record_so_far())
+                    self._keep_counters()
                     self._fresh_start_after_failure()
                     next_mode = self.mode
                 except Exception:  # a bug of ours: logged, and the kiosk goes on with a new game
                     saved = None
                     self.stats.errors += 1
-                    self.log.exception("game %d (%s): unexpected error; a new game starts", self.game_no, self.mode)
+                    self.log.exception("game %d (%s): unexpected error after %s; a new game starts", self.game_no,
+                                       self.mode, self._record_so_far())
+                    self._keep_counters()
                     self._fresh_start_after_failure()
                     next_mode = self.mode
         finally:
             self._close_machine()
+            self._keep_counters()
             self.log.info("runner stopped")
+
+    def _record_so_far(self) -> str:
+        """"N moves (record ...)" of the game in play, for the log line of a game that did not finish."""
+        checker = self.session.checker if self.session is not None else None
+        if checker is None:
+            return "0 moves (no title yet)"
+        record = checker.game.record
+        return f"{len(record)} moves (record {format_record(record) or '-'})"
+
+    def _load_counters(self) -> None:
+        try:
+            load_counters(self.config.counters_file, self.stats)
+        except (OSError, ValueError) as exc:
+            self.log.error("cannot read the counters (%s): counting from zero", getattr(exc, "strerror", None) or exc)
+        self.stats.server_starts += 1
+        self._keep_counters()
+
+    def _keep_counters(self) -> None:
+        try:
+            save_counters(self.config.counters_file, self.stats)
+        except OSError as exc:
+            self._saving_failed("the counters", exc)
+        else:
+            if self.save_problem and self.save_problem.startswith("the counters"):
+                self.save_problem = None
+
+    def _saving_failed(self, what: str, exc: OSError) -> None:
+        problem = f"{what} cannot be saved in {self.config.state_dir}: {exc.strerror or exc}"
+        if problem != self.save_problem:  # one line when it starts failing, not one a move
+            self.log.error("%s (kept in memory)", problem)
+        self.save_problem = problem
 
     def _fresh_start_after_failure(self) -> None:
         self.store.clear()
@@ -223,6 +275,8 @@ class KioskRunner:
         with self._lock:
             view = dict(self._view)
         kind = message.kind
+        if kind in ("move", "swap") and message.turn != view["turn"]:
+            return STALE_TAP
         if kind == "move":
             if view["mode"] != "visitor" or view["phase"] != "your_turn":
                 return "not your turn"
@@ -251,16 +305,39 @@ class KioskRunner:
                     "paper": {"game": self.game_no, "base": self._paper.base, "text": self._paper.text},
                     "lights": self._lights.message() if self._lights else None}
 
+    def loop_problem(self) -> str | None:
+        """Why the game loop is not making progress, or None (what systemd's watchdog is fed on)."""
+        silent = time.monotonic() - self.heartbeat
+        if not self.alive:
+            return "the game loop has stopped"
+        if silent >= 2 * self.config.watchdog_seconds + 10:
+            return f"the game loop is stuck: no progress for {silent:.0f} s"
+        return None
+
     def health(self) -> dict:
+        """The runner's part of ``/health``: status, the problems it sees, what it is doing, the counters."""
         with self._lock:
             phase, mode = self._view["phase"], self._view["mode"]
         sim = self.machine.sim if self.machine else None
         silent = time.monotonic() - self.heartbeat
-        ok = self.alive and silent < 2 * self.config.watchdog_seconds + 10
-        return {"status": "ok" if ok else "down", "mode": mode, "phase": phase, "game": self.game_no,
+        problems: list[str] = [problem] if (problem := self.loop_problem()) else []
+        if sim is not None and (problem := emulator_problem(sim.pid)):
+            problems.append(problem)
+        probing = self._probe_started
+        if probing is not None and time.monotonic() - probing > PROBE_SLACK:
+            problems.append("the PDP-1 does not answer at its keyboard loop")
+        elif self._probe_problem:
+            problems.append(self._probe_problem)
+        for problem in (self.save_problem, log_problem(self.log_file),
+                        disk_problem(self.config.state_dir, self.config.min_free_mb)):
+            if problem:
+                problems.append(problem)
+        return {"status": "ok" if not problems else "failing", "problems": problems, "mode": mode, "phase": phase,
+                "game": self.game_no, "turn": self.turn,
                 "pdp1_pid": sim.pid if sim else None, "pdp1_alive": bool(sim and sim.alive),
                 "seconds_since_progress": round(silent, 1),
-                "uptime_seconds": round(time.time() - self.stats.started, 1), **asdict(self.stats)}
+                "uptime_seconds": round(time.time() - self.stats.started, 1),
+                "total_uptime_seconds": round(self.stats.total_uptime_seconds, 1), **self.stats.counts()}
 
     def inject_at_next_think(self, fault: Callable[[Simh], None]) -> None:
         """Run ``fault(sim)`` on this thread when the PDP-1 next starts thinking (machine stopped).
@@ -273,7 +350,7 @@ class KioskRunner:
     # -- the view ----------------------------------------------------------------------------
     def _update(self, **changes: object) -> None:
         with self._lock:
-            self._view.update(changes, mode=self.mode, game=self.game_no)
+            self._view.update(changes, mode=self.mode, game=self.game_no, turn=self.turn)
             message = dict(self._view)
         self.publish(message)
 
@@ -403,6 +480,7 @@ class KioskRunner:
 
     def _new_page(self, paper: str = "") -> None:
         self._last_touch = time.monotonic()
+        self.turn += 1  # a new game: every tap on the old board is stale
         with self._lock:
             self._paper = Paper(paper)
         self._update(phase="starting", board=board_view(None), legal=[], swap=False, last=None, result=None,
@@ -422,6 +500,7 @@ class KioskRunner:
             raise GameAborted(saved.mode, "the saved game had ended")
         self._update(board=board_view(checker))
         self.stats.restored_after_server_restart += 1
+        self._keep_counters()
         self.session = None
         self.session = self._new_session(self._restore(checker))
         self.session.checker = checker
@@ -462,6 +541,7 @@ class KioskRunner:
                     raise
                 restarts_here += 1
                 self.stats.restarts += 1
+                self._keep_counters()
                 self.log.warning("game %d: the emulator failed (%s); restart %d, restoring the game at record %s",
                                  self.game_no, str(failure).splitlines()[0], self.stats.restarts,
                                  format_record(checker.game.record) or "(no move yet)")
@@ -478,6 +558,7 @@ class KioskRunner:
         self.log.info("game %d (%s) over: %s; record %s; %d moves cross-checked", self.game_no, self.mode,
                       " ".join(f"{p} {s}" for p, s in end.scores) if end else "?",
                       outcome.record_text(), outcome.moves_checked)
+        self._keep_counters()
         self.store.clear()
         self._last_touch = time.monotonic()
         if self.mode == "attract":
@@ -486,11 +567,21 @@ class KioskRunner:
             except GameAborted as touched:  # the game is over: a touch now only starts the next one
                 return touched.next_mode
             return "attract"
+        offered = time.monotonic()
         while True:
+            try:
+                self._look_at_keyboard(offered)  # the PDP-1 waits for a key to offer a new game
+            except SimhError as failure:  # nothing to restore: the next game starts on a fresh emulator
+                self.stats.restarts += 1
+                self.log.warning("game %d: the emulator failed after the game (%s); restart %d", self.game_no,
+                                 str(failure).splitlines()[0], self.stats.restarts)
+                self._keep_counters()
+                self._close_machine()
             command = self._take(0.25)
             if command is not None:
                 if command.message.kind == "new_game":
                     command.reply({"type": "ok", "what": "new_game"})
+                    self._keys_safe()
                     return "visitor"
                 self._reject(command, "the game is over")
             self._idle_check()
@@ -542,57 +633,81 @@ class KioskRunner:
         try:
             self.store.save(SavedGame(self.mode, self.game_no, checker.title, list(checker.game.record), paper))
         except OSError as exc:
-            self.log.error("cannot save the game: %s", exc)
+            self._saving_failed("the game", exc)
+        else:
+            if self.save_problem and self.save_problem.startswith("the game"):
+                self.save_problem = None
 
     def choose(self, game: Game) -> str:
         """The visitor's (or the demo player's) move, when the PDP-1 asks for it."""
         if self.session is not None and self.session.checker is not None:
             self._save(self.session.checker)  # the paper is complete up to the question: the best moment
         asked = time.monotonic()
+        self.turn += 1  # a new question: a tap for an earlier one is stale from now on
         if self.mode == "attract":
             self._update(phase="demo_turn")
             end = asked + self.config.attract_pause
             while (left := end - time.monotonic()) > 0:
                 self._pause(min(left, 0.25))
-                self._look_at_keyboard_loop(asked)
+                self._look_at_keyboard(asked)
             return self._answer_when_keys_are_safe(AttractPlayer(
                 self.config.attract_seed or int(self.stats.started), self.game_no,
                 self.config.attract_random_moves, self.config.attract_depth).choose(game))
         legal = game.position.legal_pits()
         self._last_touch = time.monotonic()  # idle means the visitor's own time, not the PDP-1's
+        turn = self.turn
         self._update(phase="your_turn", legal=legal, swap=game.swap_offered)
         while True:
             if self.machine is not None and not self.machine.sim.alive:
                 raise SimhDied("the pdp1 process exited while the visitor was choosing")
+            self._look_at_keyboard(asked)
             command = self._take(0.25)
             if command is not None:
                 kind, pit = command.message.kind, command.message.pit
-                if kind == "move" and pit in legal:
+                if kind in ("move", "swap") and command.message.turn != turn:
+                    self._reject(command, STALE_TAP)
+                elif kind == "move" and pit in legal:
                     self._update(phase="typing", legal=[], swap=False)
                     return self._answer_when_keys_are_safe(str(pit))
-                if kind == "swap" and game.swap_offered:
+                elif kind == "swap" and game.swap_offered:
                     self._update(phase="typing", legal=[], swap=False)
                     return self._answer_when_keys_are_safe("s")
-                self._reject(command, f"pit {pit} cannot be played now" if kind == "move" else "not now")
+                else:
+                    self._reject(command, f"pit {pit} cannot be played now" if kind == "move" else "not now")
             self._idle_check()
-            self._look_at_keyboard_loop(asked)
 
-    def _look_at_keyboard_loop(self, asked: float) -> None:
-        """The lights while the PDP-1 waits for a key: stopped (^E), examined, continued.
+    def _look_at_keyboard(self, asked: float) -> None:
+        """While the PDP-1 waits for a key: stopped (^E), looked at, continued; every
+        ``WAITING_LIGHTS_EVERY`` seconds, the first ``WAITING_LIGHTS_AFTER`` after the question.
 
-        Only in the keyboard loop, where nothing is being typed and no key is
-        pending (the answer is typed after this returns); the first look waits
-        until the question's last character is well out.
+        One look serves the console and health: the lamps are examined for the
+        page, and the PC must be in the program's keyboard loop.  A ``pdp1``
+        that does not answer (stopped, hung) raises SimhTimeout and one that
+        answers from elsewhere SimhError; either is replaced at once
+        (``_play``).  Only here, where nothing is being typed and no key is
+        pending: the answer is typed after this returns, no sooner than
+        ``KEY_AFTER_CONT`` after the ``cont`` (``_keys_safe``).
         """
         now = time.monotonic()
-        shown = self._lights_shown_at
-        if now - asked < WAITING_LIGHTS_AFTER or now - shown < WAITING_LIGHTS_EVERY:
+        if now - asked < WAITING_LIGHTS_AFTER or now - self._lights_shown_at < WAITING_LIGHTS_EVERY:
             return
         sim = self.machine.sim if self.machine else None
         if sim is None or not sim.running:
             return
         self._lights_shown_at = now
-        sim.stop()
+        self._probe_started = now
+        try:
+            pc = sim.stop()
+        except BreakpointReached as reached:  # a breakpoint here would be the program gone astray
+            pc = reached.pc
+        finally:
+            self._probe_started = None
+        self._beat()
+        if pc not in self._keyboard_loop:
+            self._probe_problem = f"the PDP-1 should wait for a key but its PC is {pc:o}" if pc is not None \
+                else "the PDP-1 should wait for a key but stopped elsewhere"
+            raise SimhError(self._probe_problem, sim.tail())
+        self._probe_problem = None
         try:
             lights = sample(sim, 0, phase="waiting")
         finally:
@@ -600,11 +715,14 @@ class KioskRunner:
             self._continued_at = time.monotonic()
         self._show_lights(lights)
 
-    def _answer_when_keys_are_safe(self, answer: str) -> str:
-        """The answer, once a key typed now cannot fall into the flush of a ``cont`` just made."""
+    def _keys_safe(self) -> None:
+        """Wait until a key typed now cannot fall into the flush of a ``cont`` just made."""
         wait = self._continued_at + KEY_AFTER_CONT - time.monotonic()
         if wait > 0:
             time.sleep(wait)
+
+    def _answer_when_keys_are_safe(self, answer: str) -> str:
+        self._keys_safe()
         return answer
 
     def _on_break(self, pc: int | None) -> None:
@@ -670,6 +788,7 @@ class KioskRunner:
             self._reject(command, "not your turn")
 
     def _close_machine(self) -> None:
+        self._probe_problem = None  # whatever the last look found was about this machine
         if self.machine is not None:
             try:
                 self.machine.close()

@@ -70,13 +70,16 @@ class GameStore:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
+        except OSError as exc:  # state_dir unusable (a file, no permission): nothing to restore from
+            raise ValueError(f"cannot read the saved game {self.path}: {exc.strerror or exc}") from None
         try:
             return SavedGame.from_json(text)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"unreadable saved game {self.path}: {exc}") from None
 
     def clear(self) -> None:
+        """Forget the saved game; with state_dir unusable there is nothing to forget (health says why)."""
         try:
             self.path.unlink()
-        except FileNotFoundError:
+        except OSError:
             pass

@@ -5,9 +5,21 @@ WebSockets and static files together, with no separate ASGI server to
 configure and no build step; the page is plain files in ``static/``.
 
 The server only listens on 127.0.0.1.  Every message from a page is checked
-(``messages.parse_message``), rate-limited per connection, and then offered
-to the runner, which decides whether it is allowed now; whatever is refused
-is answered ``{"type": "rejected", "reason": ...}`` and changes nothing.
+(``messages.parse_message``), rate-limited per connection, refused unless
+the connection controls the game, and then offered to the runner, which
+decides whether it is allowed now; whatever is refused is answered
+``{"type": "rejected", "reason": ...}`` and changes nothing.  The protocol,
+and how the controlling page is chosen, is in ``messages``.
+
+Connection hygiene, for a machine left alone for weeks: a request whose
+``Host`` (or ``Origin``) is not the kiosk's own is answered 403 (no page of
+another site, and no DNS rebinding, reaches the kiosk through a browser);
+``/ws`` needs the kiosk's ``Origin`` and is capped at ``max_connections``
+(503 beyond); the headers of a request must arrive within
+``header_timeout``, and an idle keep-alive connection is closed after it;
+the ``Server`` header names no versions; an overlong or unreadable path is
+404, never 500.  Every request but a healthy ``/health`` is one line in the
+log (``aiohttp.access``), every error of aiohttp one line, no traceback.
 """
 
 from __future__ import annotations
@@ -20,23 +32,45 @@ import signal
 import time
 from pathlib import Path
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMsgType, web, web_response
+from aiohttp.abc import AbstractAccessLogger
 
-from .config import KioskConfig
+from .config import KioskConfig, describe
+from .health import open_fds
 from .messages import MAX_MESSAGE_BYTES, BadMessage, TokenBucket, parse_message
 from .procinfo import process_count, rss_kb
 from .runner import KioskRunner
+from .sdnotify import notify, watchdog_interval
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 CLIENT_BACKLOG = 2000  # messages waiting for one slow page before it is dropped (it reconnects)
 RUNNER_KEY: web.AppKey[KioskRunner] = web.AppKey("runner", KioskRunner)
+MAX_PATH = 256  # longer paths (and query strings) are 404 at once: no file of the kiosk's is named so
+SERVER_NAME = "kalah-kiosk"  # the Server header: no Python or aiohttp version for a scanner to match
+WATCHING = "this screen only watches"
+# aiohttp names itself and Python's version in every response's Server header, even in the answers its
+# parser gives to malformed requests (which no application hook sees); its one default is replaced here
+web_response.SERVER_SOFTWARE = SERVER_NAME  # type: ignore[attr-defined]
+
+
+class AccessLog(AbstractAccessLogger):
+    """One line a request; a healthy ``/health`` is left out (a watchdog polls it every few seconds)."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        if request.path == "/health" and response.status == 200:
+            return
+        self.logger.info('%s "%s %s" %d %.3f s', request.remote, request.method, request.path[:MAX_PATH],
+                         response.status, time)
 
 
 class Client:
     """One connected page: its messages go out in order through a queue of its own."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, order: int, has_token: bool) -> None:
         self.ws = ws
+        self.order = order  # connections in the order they came
+        self.has_token = has_token  # opened with the configured control token
+        self.controls = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_BACKLOG)
         self.task = asyncio.get_running_loop().create_task(self._send_all())
 
@@ -65,9 +99,28 @@ class Client:
 class Hub:
     """Fans the runner's messages out to every page; ``publish`` may be called from any thread."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, control_token: str = "") -> None:
         self.loop = loop
+        self.control_token = control_token
         self.clients: set[Client] = set()
+        self.connections = 0
+
+    def controller(self) -> Client | None:
+        """Who controls the game: the newest page with the token if one is configured, else the oldest page."""
+        if self.control_token:
+            holders = [c for c in self.clients if c.has_token]
+            return max(holders, key=lambda c: c.order) if holders else None
+        return min(self.clients, key=lambda c: c.order) if self.clients else None
+
+    def reassign(self, quiet: Client | None = None) -> None:
+        """Tell every page whose part changed (``quiet``: one that learns it from its hello)."""
+        chosen = self.controller()
+        for client in self.clients:
+            controls = client is chosen
+            if controls != client.controls:
+                client.controls = controls
+                if client is not quiet:
+                    client.send(json.dumps({"type": "control", "control": controls}))
 
     def publish(self, message: dict) -> None:
         try:
@@ -86,8 +139,31 @@ class Hub:
             client.send(text)
 
 
-def build_app(runner: KioskRunner, hub: Hub) -> web.Application:
-    app = web.Application(client_max_size=4096)
+def build_app(runner: KioskRunner, hub: Hub, config: KioskConfig) -> web.Application:
+    hosts = {f"{name}:{config.port}" for name in config.allowed_hosts}
+    origins = {f"http://{host}" for host in hosts}
+
+    @web.middleware
+    async def guard(request: web.Request, handler) -> web.StreamResponse:
+        if len(request.path) > MAX_PATH or len(request.query_string) > MAX_PATH:
+            raise web.HTTPNotFound()
+        if request.headers.get("Host") not in hosts:
+            raise web.HTTPForbidden(text="this kiosk answers only to its own name\n")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in origins:
+            raise web.HTTPForbidden(text="pages of other sites may not use this kiosk\n")
+        try:
+            return await handler(request)
+        except web.HTTPException:
+            raise
+        except OSError:  # a path the file system refuses (a name too long...): nothing is there
+            raise web.HTTPNotFound() from None
+
+    async def quiet_server(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers["Server"] = SERVER_NAME
+
+    app = web.Application(client_max_size=4096, middlewares=[guard])
+    app.on_response_prepare.append(quiet_server)
     app[RUNNER_KEY] = runner
     started = time.time()
     rejections_shown: dict[int, float] = {}
@@ -97,17 +173,24 @@ def build_app(runner: KioskRunner, hub: Hub) -> web.Application:
 
     async def health(request: web.Request) -> web.Response:
         report = runner.health()
-        report.update(server_pid=os.getpid(), rss_kb=rss_kb(), processes=process_count(),
+        report.update(server_pid=os.getpid(), rss_kb=rss_kb(), processes=process_count(), open_fds=open_fds(),
                       clients=len(hub.clients), server_uptime_seconds=round(time.time() - started, 1))
         return web.json_response(report, status=200 if report["status"] == "ok" else 503,
                                  headers={"Cache-Control": "no-store"})
 
-    async def websocket(request: web.Request) -> web.WebSocketResponse:
+    async def websocket(request: web.Request) -> web.StreamResponse:
+        if "Origin" not in request.headers:
+            raise web.HTTPForbidden(text="the kiosk's page sends its Origin\n")
+        if len(hub.clients) >= config.max_connections:
+            raise web.HTTPServiceUnavailable(text="too many screens connected\n")
         ws = web.WebSocketResponse(heartbeat=10.0, max_msg_size=MAX_MESSAGE_BYTES * 2)
         await ws.prepare(request)
-        client = Client(ws)
-        client.send(json.dumps(runner.snapshot()))
+        hub.connections += 1
+        token = request.query.get("control", "")
+        client = Client(ws, hub.connections, bool(config.control_token) and token == config.control_token)
         hub.clients.add(client)
+        hub.reassign(quiet=client)
+        client.send(json.dumps({**runner.snapshot(), "control": client.controls}))
         bucket = TokenBucket()
         try:
             async for msg in ws:
@@ -119,6 +202,7 @@ def build_app(runner: KioskRunner, hub: Hub) -> web.Application:
                     break
         finally:
             hub.clients.discard(client)
+            hub.reassign()
             rejections_shown.pop(id(client), None)
             client.task.cancel()
         return ws
@@ -135,6 +219,9 @@ def build_app(runner: KioskRunner, hub: Hub) -> web.Application:
         except BadMessage as bad:
             client.send(json.dumps({"type": "rejected", "reason": str(bad)}))
             return
+        if not client.controls:
+            client.send(json.dumps({"type": "rejected", "reason": WATCHING}))
+            return
         reason = runner.submit(message, lambda answer: hub.reply(client, answer))
         if reason is not None:
             client.send(json.dumps({"type": "rejected", "reason": reason}))
@@ -147,12 +234,13 @@ def build_app(runner: KioskRunner, hub: Hub) -> web.Application:
 
 
 async def serve(config: KioskConfig, log: logging.Logger) -> None:
-    """Run the kiosk until SIGTERM or SIGINT: the runner thread, then the web server."""
+    """Run the kiosk until SIGTERM or SIGINT: the runner thread, then the web server; systemd told."""
     loop = asyncio.get_running_loop()
-    hub = Hub(loop)
+    hub = Hub(loop, config.control_token)
     runner = KioskRunner(config, hub.publish, log)
-    app = build_app(runner, hub)
-    site_runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    app = build_app(runner, hub, config)
+    site_runner = web.AppRunner(app, access_log_class=AccessLog, access_log=logging.getLogger("aiohttp.access"),
+                                handle_signals=False, keepalive_timeout=config.header_timeout)
     await site_runner.setup()
     site = web.TCPSite(site_runner, config.host, config.port)
     try:
@@ -164,13 +252,37 @@ async def serve(config: KioskConfig, log: logging.Logger) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     runner.start()
-    log.info("kiosk started: serving http://%s:%d/ (pid %d)", config.host, config.port, os.getpid())
+    began = time.monotonic()
+    log.info("kiosk started: serving http://%s:%d/ (pid %d); configuration: %s", config.host, config.port,
+             os.getpid(), describe(config))
+    notify("READY=1", f"STATUS=serving http://{config.host}:{config.port}/", f"MAINPID={os.getpid()}")
+    watchdog = loop.create_task(_feed_watchdog(runner))
     try:
         await stop.wait()
     finally:
+        notify("STOPPING=1")
+        watchdog.cancel()
         log.info("kiosk stopping")
         await loop.run_in_executor(None, runner.stop)
         for client in list(hub.clients):
             await client.close()
         await site_runner.cleanup()
-        log.info("kiosk stopped")
+        counts = runner.stats.counts()
+        log.info("kiosk stopped after %.0f s (totals: %s); configuration: %s", time.monotonic() - began,
+                 ", ".join(f"{k} {v}" for k, v in counts.items()), describe(config))
+
+
+async def _feed_watchdog(runner: KioskRunner) -> None:
+    """``WATCHDOG=1`` every half ``WatchdogSec`` while the game loop makes progress; none while it is stuck."""
+    interval = watchdog_interval()
+    if interval is None:
+        return
+    shown: str | None = None
+    while True:
+        problem = runner.loop_problem()
+        if problem is None:
+            notify("WATCHDOG=1", *(["STATUS=playing"] if shown else []))
+        elif problem != shown:
+            notify(f"STATUS={problem}")
+        shown = problem
+        await asyncio.sleep(interval)

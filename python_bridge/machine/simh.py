@@ -72,6 +72,7 @@ def _ready_length(unread: str) -> int:
     whose line end has not come yet), or a lone CR."""
     cut = unread.rfind("\n") + 1
     last = unread[cut:]
+    # the message may have arrived in part (a prefix of its words) or whole but for its CR LF
     if last and any(word.startswith(last) or last.startswith(word) for word in _STOP_WORDS):
         if cut and unread[cut - 1] == "\n":  # the message's own new line goes with it
             cut -= 2 if cut > 1 and unread[cut - 2] == "\r" else 1

@@ -67,8 +67,12 @@ function buildLanguages(langs) {
 }
 
 // ---- the connection -------------------------------------------------------------------------
+// The kiosk's own browser opens /?control=TOKEN: the token goes on to the WebSocket, which makes this
+// page the one that controls the game (the others watch). The protocol is in kiosk/messages.py.
+const CONTROL = new URLSearchParams(location.search).get("control");
+
 function connect() {
-  socket = new WebSocket(`ws://${location.host}/ws`);
+  socket = new WebSocket(`ws://${location.host}/ws` + (CONTROL ? `?control=${encodeURIComponent(CONTROL)}` : ""));
   socket.onopen = () => { retry = 250; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
@@ -84,7 +88,7 @@ function send(message) {
 }
 
 function sendAnswer(message) {
-  // the turn this answers (once the server numbers its turns), so a late or doubled touch is refused
+  // the turn this answers, so a late or doubled touch is refused (kiosk/messages.py)
   if (state && state.turn !== undefined) message.turn = state.turn;
   send(message);
 }
@@ -97,7 +101,9 @@ function receive(msg) {
       stopSowing();
       render(msg.state, true);
       if (msg.lights) drawLights(msg.lights);
+      document.body.dataset.control = msg.control ? "yes" : "no";
       break;
+    case "control": document.body.dataset.control = msg.control ? "yes" : "no"; break;
     case "state": render(msg, false); break;
     case "paper": addPaper(msg); break;
     case "lights": drawLights(msg); break;
