@@ -86,7 +86,11 @@ class KioskServer:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "python_bridge", "kiosk", "--config", str(self.config)],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(self.env or {})})
-        self.wait_for(ready, timeout)
+        try:
+            self.wait_for(ready, timeout)
+        except AssertionError:  # a server that never got ready is stopped all the same, never left behind
+            self.stop()
+            raise
         return self
 
     def health(self) -> dict:
