@@ -6,7 +6,7 @@ SETUP   := scripts/bootstrap.sh
 BUILD   := build
 # The Kalah program: one source in several files, assembled together in this order.
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
-             pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
+             pdp1_src/prove.mac pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
 .PHONY: setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak clean
 
