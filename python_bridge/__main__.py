@@ -15,6 +15,7 @@ COMMANDS = {
     "demo": "demo",
     "kiosk": "kiosk",
     "soak": "soak",
+    "prove": "prove",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"

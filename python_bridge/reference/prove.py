@@ -124,7 +124,7 @@ def exact_value(position: Position, variants: Variants = STANDARD, low: int = -7
     tests: list[tuple[int, ProofResult]] = []
     lo, hi = low - 1, high  # invariant: value > lo and value <= hi
     while hi - lo > 1:
-        mid = (lo + hi) // 2
+        mid = 0 if not tests and lo < 0 < hi else (lo + hi) // 2  # first: does the side to move win?
         result = ask(mid)
         tests.append((mid, result))
         if result.above:
