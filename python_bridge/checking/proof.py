@@ -23,12 +23,13 @@ from typing import Callable
 from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
-from ..machine.simh import BreakpointReached
+from ..machine.simh import BreakpointReached, SimhTimeout
 from ..reference.prove import ProofResult, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
 
 SLICE = 65_536  # instructions between looks at the machine (SIMH's largest history)
+FREE_SLICE = 20_000_000  # the same without counting cycles: about a third of a second here
 CYCLES_PER_1960_SECOND = 200_000  # 5 us a memory cycle
 _ANSWER = re.compile(r"(above (yes|no) nodes (\d+)|error)\r\n")
 
@@ -52,7 +53,7 @@ class ProofRun:
     pdp1: str  # the PDP-1's answer line
     reference: ProofResult
     instructions: int
-    cycles: int
+    cycles: int | None  # None: run at full speed without counting them (--no-cycles)
     host_seconds: float
 
     @property
@@ -64,9 +65,9 @@ class ProofRun:
         return self.reference.above
 
     @property
-    def seconds_1960(self) -> float:
-        """The real machine's time for the proof: cycles x 5 us."""
-        return seconds(self.cycles)
+    def seconds_1960(self) -> float | None:
+        """The real machine's time for the proof: cycles x 5 us (None when they were not counted)."""
+        return None if self.cycles is None else seconds(self.cycles)
 
 
 def _nodes(nhi: int, nlo: int) -> int:
@@ -109,11 +110,13 @@ class ProofMachine:
         return Progress(nodes, time.perf_counter() - began, seconds(self.counter.cycles))
 
     def run(self, position: Position, bound: int, *, progress: Callable[[Progress], None] | None = None,
-            pace: float = 0.0) -> ProofRun:
+            pace: float = 0.0, count_cycles: bool = True) -> ProofRun:
         """Set ``position``, ask ``w <bound>``, count the proof's cycles, check it against the reference.
 
         ``pace`` 1.0 runs the proof no faster than the 1960 machine (its cycles at 5 us each), 2.0 twice
         as fast and so on; 0 as fast as the host can.  ``progress`` is called after every slice.
+        Without ``count_cycles`` the proof runs at full speed in slices of FREE_SLICE for the
+        progress, and only its instructions are known (for proofs too long to time).
         """
         self.sim.cont()
         self.console.sync()
@@ -131,6 +134,8 @@ class ProofMachine:
         self.sim.set_breakpoint(leave)
         self.counter.reset()
         output: list[str] = []
+        if not count_cycles:
+            return self._run_free(position, bound, began, leave, progress)
         try:
             while True:
                 try:
@@ -164,6 +169,35 @@ class ProofMachine:
         reference = prove(position, bound, self.variants)
         self.sim.stop()
         return ProofRun(position, bound, self.variants, answer, reference, instructions, cycles, host)
+
+
+    def _run_free(self, position: Position, bound: int, began: float, leave: int,
+                  progress: Callable[[Progress], None] | None) -> ProofRun:
+        """The rest of ``run`` at full speed, counting instructions only (SIMH's time)."""
+        first = self.sim.instructions()
+        output: list[str] = []
+        try:
+            while True:  # steps, not cont and ^E: a step cannot race the breakpoint
+                try:
+                    text, _ = self.sim.step(FREE_SLICE, timeout=600)
+                    output.append(text)
+                except BreakpointReached as stop:
+                    if stop.pc != leave:
+                        raise
+                    break
+                if progress:
+                    nodes = _nodes(self.sim.examine(self.symbols["nhi"]), self.sim.examine(self.symbols["nlo"]))
+                    progress(Progress(nodes, time.perf_counter() - began, 0.0))
+        finally:
+            self.sim.clear_breakpoint(leave)
+        self.sim.unread("".join(output))
+        instructions = self.sim.instructions() - first
+        self.sim.cont()
+        answer = self.sim.expect(_ANSWER, 60).group(1)
+        host = time.perf_counter() - began
+        reference = prove(position, bound, self.variants)
+        self.sim.stop()
+        return ProofRun(position, bound, self.variants, answer, reference, instructions, None, host)
 
 
 @dataclass(frozen=True)
