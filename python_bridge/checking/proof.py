@@ -126,6 +126,7 @@ class ProofMachine:
         self.sim.stop()
         self.sim.set_breakpoint(entry)
         self.sim.cont()
+        self.console.sync()  # cont flushes typed keys: type only once the program reads again
         self.sim.type(f"w {bound}\r")
         stop = self.sim.wait_for_stop(60)
         if not isinstance(stop, BreakpointReached) or stop.pc != entry:

@@ -19,6 +19,7 @@ import time
 from ..checking.proof import Progress, ProofRun, prove_start, value_of_start
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS
 from ..reference.prove import MAX_BOUND
+from ..machine.simh import SimhError
 from .validators import UsageError, add_variant_flags, build_parser, run_guarded, variants_from
 
 
@@ -91,6 +92,13 @@ def main(argv: list[str]) -> int:
     variants = variants_from(args)
 
     def body() -> int:
+        try:
+            return work()
+        except SimhError as failure:
+            print(f"error: the emulator failed: {str(failure).splitlines()[0]}", file=sys.stderr)
+            return 1
+
+    def work() -> int:
         if not MIN_PITS <= args.pits <= MAX_PITS:
             raise UsageError(f"--pits must be {MIN_PITS} to {MAX_PITS}, not {args.pits}")
         if not MIN_SEEDS <= args.seeds <= MAX_SEEDS:
