@@ -24,7 +24,7 @@ from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
 from ..machine.simh import BreakpointReached, SimhTimeout
-from ..reference.prove import ProofResult, exact_value, prove
+from ..reference.prove import ProofError, ProofResult, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
 
@@ -167,9 +167,18 @@ class ProofMachine:
         self.sim.cont()
         answer = self.sim.expect(_ANSWER, 60).group(1)
         host = time.perf_counter() - began
-        reference = prove(position, bound, self.variants)
         self.sim.stop()
-        return ProofRun(position, bound, self.variants, answer, reference, instructions, cycles, host)
+        return ProofRun(position, bound, self.variants, answer, self._reference(position, bound, answer),
+                        instructions, cycles, host)
+
+    def _reference(self, position: Position, bound: int, answer: str) -> ProofResult:
+        """``ref prove``'s answer; a proof too deep for the frames is an error on both sides (ProofError)."""
+        try:
+            return prove(position, bound, self.variants)
+        except ProofError as exc:
+            if answer == "error":
+                raise ProofError(f"{exc}: the PDP-1 answered error too") from None
+            raise ProofError(f"{exc}, but the PDP-1 answered {answer!r}") from None
 
 
     def _run_free(self, position: Position, bound: int, began: float, leave: int,
@@ -196,9 +205,9 @@ class ProofMachine:
         self.sim.cont()
         answer = self.sim.expect(_ANSWER, 60).group(1)
         host = time.perf_counter() - began
-        reference = prove(position, bound, self.variants)
         self.sim.stop()
-        return ProofRun(position, bound, self.variants, answer, reference, instructions, None, host)
+        return ProofRun(position, bound, self.variants, answer, self._reference(position, bound, answer),
+                        instructions, None, host)
 
 
 @dataclass(frozen=True)

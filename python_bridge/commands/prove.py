@@ -18,7 +18,7 @@ import time
 
 from ..checking.proof import Progress, ProofRun, prove_start, value_of_start
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS
-from ..reference.prove import MAX_BOUND
+from ..reference.prove import MAX_BOUND, ProofError
 from ..machine.simh import SimhError
 from .validators import UsageError, add_variant_flags, build_parser, run_guarded, variants_from
 
@@ -96,6 +96,9 @@ def main(argv: list[str]) -> int:
             return work()
         except SimhError as failure:
             print(f"error: the emulator failed: {str(failure).splitlines()[0]}", file=sys.stderr)
+            return 1
+        except ProofError as too_deep:
+            print(f"error: {too_deep}", file=sys.stderr)
             return 1
 
     def work() -> int:
