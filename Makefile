@@ -9,9 +9,9 @@ MODE    ?= play
 .DEFAULT_GOAL := help
 # The Kalah program: one source in several files, assembled together in this order.
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
-             pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
+             pdp1_src/prove.mac pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: help setup build test play demo crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
+.PHONY: help setup build test play demo prove crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -46,6 +46,11 @@ play: build
 ## demo: the historical demonstration at 1960 speed: read-in, the PDP-1 against itself, captions (ARGS="--fast --visitor ...")
 demo: build
 	$(PY) -m python_bridge demo $(ARGS)
+
+## prove: the PDP-1 proves who wins Kalah(6,SEEDS), every memory cycle counted (ARGS="--value --empty-capture ...")
+prove: SEEDS ?= 1
+prove: build
+	$(PY) -m python_bridge prove --pits 6 --seeds $(SEEDS) $(ARGS)
 
 ## crosscheck: GAMES games of the PDP-1 against a reference player in all variants, every move checked
 crosscheck: GAMES ?= 64

@@ -18,6 +18,7 @@ COMMANDS = {
     "kiosk": "kiosk",
     "soak": "soak",
     "think": "think",
+    "prove": "prove",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"

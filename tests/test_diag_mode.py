@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from python_bridge.checking.fuzz import run_fuzz
 from python_bridge.machine.diagnostic import DEL, DiagnosticModel
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.kalah_program import DiagnosticConsole, KalahMachine
-from python_bridge.reference.rules import Variants
+from python_bridge.reference.notation import format_position
+from python_bridge.reference.rules import Variants, play, start_position
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +86,63 @@ def test_differential_fuzz_against_the_reference(kalah_tape) -> None:
     assert not outcome.errors, outcome.errors
     assert not outcome.mismatches, outcome.mismatches[0].report(2026)
     assert outcome.cases == 3000
+
+
+# -- the proof: w <bound> ----------------------------------------------------------------------
+
+def _panel(console: DiagnosticConsole, pits: int, seeds: int, variants: Variants) -> DiagnosticModel:
+    console.machine.set_panel(PanelSettings(pits=pits, seeds=seeds, variants=variants, diagnostic=True))
+    console.sync()
+    return DiagnosticModel.fresh(pits, seeds, variants)
+
+
+@pytest.mark.parametrize("variants, nodes", [(Variants(), 649), (Variants(empty_capture=True), 204)])
+def test_the_pdp1_proves_kalah_6_1(console: DiagnosticConsole, variants: Variants, nodes: int) -> None:
+    """McCarthy's first result: with one seed a pit the first player wins (the margin is above 0)."""
+    _panel(console, 6, 1, variants)
+    start = "p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s"
+    assert console.ask(start).text == "ok"
+    assert console.ask("w 0").text == f"above yes nodes {nodes}"
+    assert console.ask("w 2").text.startswith("above no ")  # the value is 2: not above 2
+    assert console.ask("m 6").text == "= 1 1 1 1 1 0 1 1 1 1 1 1 1 0 s"  # the board is as it was
+
+
+def test_proof_answers_and_errors(console: DiagnosticConsole) -> None:
+    model = _panel(console, 6, 1, Variants())
+    lines = ["p 0 0 0 1 0 2 10 3 0 0 0 1 0 7 n", "w -3", "w -0", "w 05", "w -99", "w 99",
+             "w", "w ", "w -", "w --1", "w - 1", "w +1", "w 100", "w -100", "w 1x", "w 1 ", "W 1",
+             "p 0 0 0 0 0 0 12 0 0 0 0 0 0 12 e", "w 0"]
+    for line in lines:
+        assert console.ask(line).text == model.answer(line), line
+
+
+def _endgames(count: int, seed: int) -> list[tuple[int, Variants, str, str]]:
+    """Positions of random games with few seeds left, under random variants, and a bound each."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        pits = rng.randint(1, 6)
+        variants = Variants(*(rng.random() < 0.5 for _ in range(3)))
+        position = start_position(pits, rng.randint(1, 3))
+        while not position.over and sum(position.board) - position.board[pits] - position.board[-1] > 9:
+            position = play(position, rng.choice(position.legal_pits()), variants).position
+        if not position.over:
+            cases.append((pits, variants, "p " + format_position(position), f"w {rng.randint(-6, 6)}"))
+    return cases
+
+
+def test_proofs_of_endgames_match_the_reference(console: DiagnosticConsole) -> None:
+    model = None
+    for pits, variants, position, ask in sorted(_endgames(80, seed=1961), key=lambda c: (c[0], c[1].flags())):
+        if model is None or model.pits != pits or model.variants != variants:
+            model = _panel(console, pits, 4, variants)
+        for line in (position, ask):
+            assert console.ask(line).text == model.answer(line), (variants.describe(), line)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variants, nodes", [(Variants(), 498898), (Variants(empty_capture=True), 472990)])
+def test_the_pdp1_proves_kalah_6_2(console: DiagnosticConsole, variants: Variants, nodes: int) -> None:
+    _panel(console, 6, 2, variants)
+    assert console.ask("p 2 2 2 2 2 2 0 2 2 2 2 2 2 0 s").text == "ok"
+    assert console.ask("w 0", timeout=120).text == f"above yes nodes {nodes}"

@@ -3,7 +3,8 @@
 ``crosscheck`` (every event of a play-mode game checked), ``session`` (a game played on the
 machine by a visitor or a reference player), ``recovery`` (a dead or hung emulator replaced and
 the game restored), ``games`` (seeded cross-check games), ``fuzz`` (the diagnostic-mode
-differential fuzz), ``parallel`` (work dealt to several emulators), ``figures`` (the ``bench``
+differential fuzz), ``parallel`` (work dealt to several emulators), ``proof`` (a proof on the
+PDP-1, its cycles counted, checked against ``reference.prove``), ``figures`` (the ``bench``
 measurements); shared by the commands a visitor plays through: ``keyboard`` (the visitor's keys
 at the host terminal: refused keys, type-ahead), ``record_files`` (names no two sessions share),
 ``wording`` (counted nouns).

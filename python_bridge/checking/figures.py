@@ -132,7 +132,7 @@ def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -
     print("Kalah on the PDP-1: figures (every one measured in this run)", file=out)
     used = last_word + 1 - 0o100
     with_buffers = symbols["cend"] - 0o100
-    print(f"core: program and data {used} words, with the search's frames and buffers {with_buffers} words, "
+    print(f"core: program and data {used} words, with the buffers and the search's and proof's frames {with_buffers} words, "
           f"of {MEMORY_WORDS} (addresses 0100-{symbols['cend'] - 1:04o}; the read-in loader keeps 7751-7777)")
 
     positions = sample_positions(positions_count, seed)

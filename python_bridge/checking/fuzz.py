@@ -142,12 +142,25 @@ def _line(rng: random.Random, group: FuzzGroup, model: DiagnosticModel) -> str:
         if legal and rng.random() < 0.85:
             return f"m {rng.choice(legal)}"
         return f"m {rng.choice(['0', '7', '9', '03', str(rng.randrange(1, group.pits + 1)), '', '1 2', '99'])}"
+    if roll < 0.90 and rng.random() < 0.02:  # a proof asked for wrongly
+        return f"w {rng.choice(['', '-', '--1', '- 1', '+1', '123', '-123', '1-', 'x'])}"
+    if roll < 0.90 and _small(pos) and rng.random() < 0.3:  # a proof, on an endgame small enough
+        return f"w {rng.choice(('0', '0', '-1', '1', '2', '-3', '-0', '05', '-99', str(rng.randrange(-9, 10))))}"
     if roll < 0.90:
         depth = rng.choice((1, 1, 2, 2, 3, 3, 4)) if rng.random() < 0.95 else rng.choice((0, 5, 21, 99))
         return f"b {depth}"
     if roll < 0.94:  # a good line spoilt by a rubbed-out character, or mended by one
         return f"m{DEL} {rng.randrange(1, 7)}" if rng.random() < 0.5 else f"b 1x{DEL}"
     return _garbage(rng)
+
+
+PROOF_SEEDS = 9  # the fuzz asks for proofs only with this many seeds left in the pits, or fewer
+
+
+def _small(pos: Position) -> bool:
+    """A position whose proof is quick for the reference (few seeds left to sow)."""
+    m = pos.pits
+    return pos.to_move != ENDED and sum(pos.board[:m]) + sum(pos.board[m + 1:2 * m + 1]) <= PROOF_SEEDS
 
 
 def generate(seed: int, cases: int) -> list[FuzzGroup]:

@@ -17,6 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = new_parser("python -m python_bridge demo",
                         "The historical demonstration: Kalah on the PDP-1, as shown to an audience.")
     parser.add_argument("--fast", action="store_true", help="the same show at full speed (no 1960 pacing)")
+    parser.add_argument("--proof", action="store_true",
+                        help="the proof segment: the PDP-1 proves the first player wins Kalah(6,1) and (6,2)")
     parser.add_argument("--visitor", action="store_true", help="a person at the terminal plays one side")
     add_first(parser, None, "with --visitor, visitor (default) or pdp-1")
     add_board_options(parser, pits=DEFAULT_PITS, seeds=DEFAULT_SEEDS, level=DEFAULT_LEVEL)
@@ -33,6 +35,12 @@ def main(argv: list[str], out: TextIO | None = None) -> int:
     out = out or sys.stdout
 
     def body() -> int:
+        if args.proof:
+            if args.visitor or args.first is not None or args.pie_rule:
+                raise UsageError("--proof is a show of its own: no --visitor, --first or --pie-rule")
+            from ..demo.proof_show import run_proof_show
+
+            return run_proof_show(out, fast=args.fast, variants=variants_from(args))
         if args.first is not None and not args.visitor:
             raise UsageError("--first needs --visitor (without it the PDP-1 plays both sides)")
         captions = None if args.no_captions else CaptionScript.load(args.script)

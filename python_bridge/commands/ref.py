@@ -3,6 +3,7 @@
     ref move "<position>" <pit> [variants]    -> the resulting position
     ref best "<position>" <depth> [variants]  -> best <pit> value <v> nodes <k>
     ref best "<position>" level [variants]    -> the same for the default level, then depth <d>
+    ref prove "<position>" <bound> [variants] -> above <yes|no> nodes <k> (the PDP-1's w command)
     ref solve --pits m --seeds n [variants]   -> the game value and the time it took
     ref batch [variants]                      -> one answer line per stdin command
 
@@ -19,10 +20,11 @@ import time
 from .validators import (PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
                          variants_from)
 from ..reference.rules import RulesError, Variants, play
+from ..reference.prove import ProofError, prove
 from ..reference.search import SearchError, best_move, level_move
 from ..reference.notation import NotationError, format_position, parse_position
 
-INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
+INPUT_ERRORS = (NotationError, RulesError, SearchError, ProofError, UsageError)
 MAX_DIGITS = 18          # pits and depths are small; a longer number is refused before int() sees it
 # The largest starts solved in minutes here (pits x seeds): Kalah(4,5), (5,4), (6,3) take minutes,
 # Kalah(6,6) grows by 30 MB every 5 s for hours.  Larger ones need --anyway.
@@ -52,6 +54,12 @@ def answer_best(position_text: str, depth_text: str, variants: Variants) -> str:
         chosen = level_move(position, variants)
         return f"best {chosen.pit} value {chosen.value} nodes {chosen.nodes} depth {chosen.depth}"
     return best_move(position, _int_arg(depth_text, "depth"), variants).line()
+
+
+def answer_prove(position_text: str, bound_text: str, variants: Variants) -> str:
+    """``above <yes|no> nodes <k>``: does the side to move finish above the bound (``reference.prove``)?"""
+    position = parse_position(position_text)
+    return prove(position, _int_arg(bound_text, "bound"), variants).line()
 
 
 def answer_batch_line(line: str, variants: Variants) -> str:
@@ -103,6 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_best.add_argument("depth", help="plies to search, 1 to 20, or 'level' for the PDP-1's default level")
     add_variant_flags(p_best)
 
+    p_prove = sub.add_parser("prove", help="prove a bound to the end of the game: above <yes|no> nodes <k>",
+                             description="Does the side to move, with perfect play by both to the end of the game, "
+                                         "finish above the bound? above <yes|no> nodes <k>.")
+    p_prove.add_argument("position", help='a position, e.g. "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"')
+    p_prove.add_argument("bound", help="the final margin to beat, a signed whole number such as 0, 5 or -3")
+    add_variant_flags(p_prove)
+
     p_solve = sub.add_parser("solve", help="the exact value of a starting position",
                              description="The exact value of a starting position under perfect play.")
     p_solve.add_argument("--pits", type=PITS, required=True, help="pits a side")
@@ -126,6 +141,8 @@ def main(argv: list[str]) -> int:
             print(answer_move(args.position, args.pit, variants))
         elif args.command == "best":
             print(answer_best(args.position, args.depth, variants))
+        elif args.command == "prove":
+            print(answer_prove(args.position, args.bound, variants))
         elif args.command == "solve":
             from ..reference.solver import solve_start
 

@@ -2,7 +2,8 @@
 
 ``run`` (the whole show and what it leaves behind), ``show`` (the game with its presenter),
 ``pacing`` (1960 time by stepping the machine), ``tape_picture`` (the tape drawn from its bytes),
-``paper`` (the typewriter paper as SVG), ``captions`` and ``script.txt`` (the presenter's script).
+``paper`` (the typewriter paper as SVG), ``captions`` and ``script.txt`` (the presenter's script), ``proof_show`` (the ``--proof`` segment:
+McCarthy's result re-enacted).
 
 May import: ``checking``, ``machine``, ``reference``, ``tools`` and the standard library.
 """

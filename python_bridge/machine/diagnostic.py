@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tools.fiodec import CHARACTERS
 
 from ..reference.rules import ENDED, Position, RulesError, Variants, play, start_position
+from ..reference.prove import ProofError, prove
 from ..reference.search import MAX_DEPTH, MIN_DEPTH, best_move
 from ..reference.notation import NotationError, format_position, parse_position
 
@@ -39,6 +40,14 @@ def delivered_line(typed: str) -> tuple[str, bool]:
             continue
         held.append(ch)
     return "".join(held), overflow
+
+
+def _bound(token: str) -> int | None:
+    """A proof's bound: a protocol number with an optional minus sign before it (``-0`` is 0)."""
+    number = _number(token[1:] if token.startswith("-") else token)
+    if number is None:
+        return None
+    return -number if token.startswith("-") else number
 
 
 def _number(token: str) -> int | None:
@@ -75,6 +84,8 @@ class DiagnosticModel:
             return self._move(rest)
         if head == "b":
             return self._best(rest)
+        if head == "w":
+            return self._prove(rest)
         return "error"
 
     def _set(self, text: str) -> str:
@@ -103,3 +114,12 @@ class DiagnosticModel:
         if depth is None or not MIN_DEPTH <= depth <= MAX_DEPTH or self.position.to_move == ENDED:
             return "error"
         return best_move(self.position, depth, self.variants).line()
+
+    def _prove(self, text: str) -> str:
+        bound = _bound(text)
+        if bound is None or self.position.to_move == ENDED:
+            return "error"
+        try:
+            return prove(self.position, bound, self.variants).line()
+        except ProofError:
+            return "error"  # deeper than the PDP-1's frames

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / "pdp1_src"
 BUILD_DIR = ROOT / "build"
 # The program's files in assembly order (the Makefile's KALAH_SRC says the same).
-SOURCE_FILES = ("kalah.mac", "rules.mac", "search.mac", "diag.mac", "typewr.mac", "core.mac")
+SOURCE_FILES = ("kalah.mac", "rules.mac", "search.mac", "prove.mac", "diag.mac", "typewr.mac", "core.mac")
 TAPE = BUILD_DIR / "kalah.rim"
 
 

@@ -2,7 +2,8 @@
 
 ``rules`` (positions, sowing, captures, the end and the variants), ``notation`` (positions and
 game records as text), ``search`` (the search contract the PDP-1 mirrors exactly: values, best
-pits and node counts), ``fast_rules`` and ``solver`` (exact game values), ``published`` (values
+pits and node counts), ``prove`` (the proof contract of the PDP-1's ``w``: null-window
+alpha-beta to the end of the game, verdict and node count), ``fast_rules`` and ``solver`` (exact game values), ``published`` (values
 from the literature), ``game`` (a game in progress, with the pie rule's seats), ``benchmark`` and
 ``solve_table`` (``python -m`` entry points that measure and tabulate the reference itself).
 

@@ -1,0 +1,248 @@
+"""A proof on the emulated PDP-1 (its ``w <bound>`` command), timed in memory cycles and cross-checked.
+
+Why here: ``prove`` (the command) and the demonstration's proof segment both
+run a proof the same way -- a diagnostic-mode machine set to the start
+position, the PDP-1's ``w`` command, the routine ``prove`` run from its entry
+to its exit in measured slices so that the nodes so far can be shown while it
+works and every instruction's memory cycles are counted (``machine.cycles``,
+the Handbook's table), and the answer checked against ``reference.prove``,
+which must agree in verdict and node count.
+
+The instructions and cycles are those of the routine ``prove`` alone (from
+its first instruction to its return), not of reading the command line or
+typing the answer.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..machine.cycles import CycleCounter, seconds
+from ..machine.front_panel import PanelSettings
+from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
+from ..machine.simh import BreakpointReached, SimhTimeout
+from ..reference.prove import ProofError, ProofResult, exact_value, prove
+from ..reference.rules import Position, Variants, start_position
+from ..reference.solver import solve_start
+
+SLICE = 65_536  # instructions between looks at the machine (SIMH's largest history)
+FREE_SLICE = 20_000_000  # the same without counting cycles: about a third of a second here
+CYCLES_PER_1960_SECOND = 200_000  # 5 us a memory cycle
+_ANSWER = re.compile(r"(above (yes|no) nodes (\d+)|error)\r\n")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a running proof is: positions searched so far, host seconds, 1960 seconds so far."""
+
+    nodes: int
+    elapsed: float
+    seconds_1960: float
+
+
+@dataclass(frozen=True)
+class ProofRun:
+    """One bound test run on the PDP-1, with its reference answer."""
+
+    position: Position
+    bound: int
+    variants: Variants
+    pdp1: str  # the PDP-1's answer line
+    reference: ProofResult
+    instructions: int
+    cycles: int | None  # None: run at full speed without counting them (--no-cycles)
+    host_seconds: float
+
+    @property
+    def agrees(self) -> bool:
+        return self.pdp1 == self.reference.line()
+
+    @property
+    def above(self) -> bool:
+        return self.reference.above
+
+    @property
+    def seconds_1960(self) -> float | None:
+        """The real machine's time for the proof: cycles x 5 us (None when they were not counted)."""
+        return None if self.cycles is None else seconds(self.cycles)
+
+
+def _nodes(nhi: int, nlo: int) -> int:
+    """The program's node counter: nhi hundred-thousands and nlo, an 18-bit word running up from -100000."""
+    value = -(nlo ^ 0o777777) if nlo & 0o400000 else nlo
+    return nhi * 100_000 + value + 100_000
+
+
+class ProofMachine:
+    """A diagnostic-mode PDP-1 kept for a series of proofs under one panel (pits, seeds, variants)."""
+
+    def __init__(self, pits: int, seeds: int, variants: Variants) -> None:
+        self.variants = variants
+        self.machine = KalahMachine(PanelSettings(pits=pits, seeds=seeds, variants=variants, diagnostic=True),
+                                    timeout=60.0)
+        try:
+            self.console = DiagnosticConsole(self.machine)
+            self.symbols = program_symbols()
+            self.sim = self.machine.sim
+            self.counter = CycleCounter(self._stopped())
+        except BaseException:
+            self.machine.close()
+            raise
+
+    def __enter__(self) -> "ProofMachine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.machine.close()
+
+    def _stopped(self):
+        self.sim.stop()
+        return self.sim
+
+    def _progress_now(self, began: float) -> Progress:
+        nodes = _nodes(self.sim.examine(self.symbols["nhi"]), self.sim.examine(self.symbols["nlo"]))
+        return Progress(nodes, time.perf_counter() - began, seconds(self.counter.cycles))
+
+    def run(self, position: Position, bound: int, *, progress: Callable[[Progress], None] | None = None,
+            pace: float = 0.0, count_cycles: bool = True) -> ProofRun:
+        """Set ``position``, ask ``w <bound>``, count the proof's cycles, check it against the reference.
+
+        ``pace`` 1.0 runs the proof no faster than the 1960 machine (its cycles at 5 us each), 2.0 twice
+        as fast and so on; 0 as fast as the host can.  ``progress`` is called after every slice.
+        Without ``count_cycles`` the proof runs at full speed in slices of FREE_SLICE for the
+        progress, and only its instructions are known (for proofs too long to time).
+        """
+        self.sim.cont()
+        self.console.sync()
+        self.console.set_position(position)
+        began = time.perf_counter()
+        entry, leave = self.symbols["prove"], self.symbols["prx"]
+        self.sim.stop()
+        self.sim.set_breakpoint(entry)
+        self.sim.cont()
+        self.console.sync()  # cont flushes typed keys: type only once the program reads again
+        self.sim.type(f"w {bound}\r")
+        stop = self.sim.wait_for_stop(60)
+        if not isinstance(stop, BreakpointReached) or stop.pc != entry:
+            raise ProtocolError(f"the PDP-1 did not start the proof: {stop}", self.sim.tail())
+        self.sim.clear_breakpoint(entry)
+        self.sim.set_breakpoint(leave)
+        self.counter.reset()
+        output: list[str] = []
+        if not count_cycles:
+            return self._run_free(position, bound, began, leave, progress)
+        try:
+            while True:
+                try:
+                    text, _ = self.counter.step(SLICE)
+                    output.append(text)
+                except BreakpointReached as stop_at:
+                    if stop_at.pc != leave:
+                        raise
+                    break
+                if progress or pace:
+                    now = self._progress_now(began)
+                    if pace:
+                        ahead = now.seconds_1960 / pace - now.elapsed
+                        if ahead > 0:
+                            time.sleep(ahead)
+                    if progress:
+                        progress(self._progress_now(began))
+        finally:
+            self.sim.clear_breakpoint(leave)
+        if pace:
+            ahead = seconds(self.counter.cycles) / pace - (time.perf_counter() - began)
+            if ahead > 0:
+                time.sleep(ahead)
+        if progress:
+            progress(self._progress_now(began))
+        instructions, cycles = self.counter.instructions, self.counter.cycles
+        self.sim.unread("".join(output))
+        self.sim.cont()
+        answer = self.sim.expect(_ANSWER, 60).group(1)
+        host = time.perf_counter() - began
+        self.sim.stop()
+        return ProofRun(position, bound, self.variants, answer, self._reference(position, bound, answer),
+                        instructions, cycles, host)
+
+    def _reference(self, position: Position, bound: int, answer: str) -> ProofResult:
+        """``ref prove``'s answer; a proof too deep for the frames is an error on both sides (ProofError)."""
+        try:
+            return prove(position, bound, self.variants)
+        except ProofError as exc:
+            if answer == "error":
+                raise ProofError(f"{exc}: the PDP-1 answered error too") from None
+            raise ProofError(f"{exc}, but the PDP-1 answered {answer!r}") from None
+
+
+    def _run_free(self, position: Position, bound: int, began: float, leave: int,
+                  progress: Callable[[Progress], None] | None) -> ProofRun:
+        """The rest of ``run`` at full speed, counting instructions only (SIMH's time)."""
+        first = self.sim.instructions()
+        output: list[str] = []
+        try:
+            while True:  # steps, not cont and ^E: a step cannot race the breakpoint
+                try:
+                    text, _ = self.sim.step(FREE_SLICE, timeout=600)
+                    output.append(text)
+                except BreakpointReached as stop:
+                    if stop.pc != leave:
+                        raise
+                    break
+                if progress:
+                    nodes = _nodes(self.sim.examine(self.symbols["nhi"]), self.sim.examine(self.symbols["nlo"]))
+                    progress(Progress(nodes, time.perf_counter() - began, 0.0))
+        finally:
+            self.sim.clear_breakpoint(leave)
+        self.sim.unread("".join(output))
+        instructions = self.sim.instructions() - first
+        self.sim.cont()
+        answer = self.sim.expect(_ANSWER, 60).group(1)
+        host = time.perf_counter() - began
+        self.sim.stop()
+        return ProofRun(position, bound, self.variants, answer, self._reference(position, bound, answer),
+                        instructions, None, host)
+
+
+@dataclass(frozen=True)
+class ValueRun:
+    """The exact value by bound tests on the PDP-1, and the solver's value for the same game."""
+
+    value: int
+    solver: int
+    tests: list[ProofRun]
+
+    @property
+    def agrees(self) -> bool:
+        return self.value == self.solver and all(t.agrees for t in self.tests)
+
+
+def prove_start(pits: int, seeds: int, variants: Variants, bound: int = 0, **run_options) -> ProofRun:
+    """Does the first player finish above ``bound`` in Kalah(pits, seeds)?  One proof on a fresh machine."""
+    with ProofMachine(pits, seeds, variants) as machine:
+        return machine.run(start_position(pits, seeds), bound, **run_options)
+
+
+def value_of_start(pits: int, seeds: int, variants: Variants,
+                   on_test: Callable[[ProofRun], None] | None = None, **run_options) -> ValueRun:
+    """The first player's exact margin by bound tests, each run on the PDP-1 and checked; and ``ref solve``'s."""
+    start = start_position(pits, seeds)
+    total = 2 * pits * seeds
+    runs: list[ProofRun] = []
+    with ProofMachine(pits, seeds, variants) as machine:
+        def test(bound: int) -> ProofResult:
+            run = machine.run(start, bound, **run_options)
+            runs.append(run)
+            if on_test:
+                on_test(run)
+            return run.reference if run.agrees else ProofResult(run.pdp1.startswith("above yes"), -1, -1)
+
+        value, _ = exact_value(start, variants, low=-total, high=total, test=test)
+    return ValueRun(value, solve_start(pits, seeds, variants), runs)
+

@@ -1,0 +1,134 @@
+"""The reference proof search: the exact specification of the PDP-1's ``w <bound>`` command.
+
+John McCarthy wrote in 1979 that the early-sixties PDP-1 Kalah programs showed
+"the game is a win for the first player when it starts with one, two, or three
+stones in a pit".  ``prove`` asks the question such a proof answers: does the
+side to move, with perfect play by both sides to the end of the game, finish
+with a final margin (its store less the other store) greater than ``bound``?
+The PDP-1 must give the same answer and the same node count for every
+position, bound and variant set, so every detail here is part of the contract:
+
+* **Null-window negamax alpha-beta, fail-hard**, to the end of the game: no
+  depth limit and no evaluation but the final margin.  The root's window is
+  (bound, bound + 1) from the side to move; since no value lies strictly
+  inside a null window, alpha never rises and every node either fails high
+  (value >= beta: the side to move there can finish above its alpha) or fails
+  low (value <= alpha).  ``above`` is the root failing high.
+* **Views and windows** as in ``search.best_move``: a child reached by a move
+  that keeps the turn (extra turn) or ends the game takes the mover's view
+  and window and its value is not negated; a child where the turn passed is
+  searched from the opponent's view with the window negated and swapped,
+  (-beta, -alpha), and its value negated.  So a node's window depends only on
+  its side: (bound, bound + 1) for the root's side, (-bound - 1, -bound) for
+  the other.
+* **Leaves** are finished games only, valued by the final margin from the
+  mover's view (the stores after the end-of-game sweep of the variants).
+* **Cut-off**: a move whose value reaches beta ends the node at once (the
+  remaining moves are not tried); a node whose moves all stay at or below
+  alpha fails low.
+* **Nodes**: every position whose moves the search tries counts once -- the
+  root and every position reached in which the game goes on.  A finished game
+  reached by a move is valued, not counted (unlike ``best``, whose leaves are
+  cut by depth and count): the count is the positions searched.
+* **Move order** exactly as ``search.move_order``: the extra-turn pits from
+  pit m down to pit 1, then every other non-empty pit from pit m down.
+* **The pie rule** is not part of the search (as for ``best``): the question
+  is about the position as it stands.
+* **Depth**: a proof is as deep as the longest line it follows.  The PDP-1
+  keeps one frame a ply for ``MAX_PLIES`` plies; a proof that would need more
+  is refused (``ProofError``; the PDP-1 answers ``error``), by both sides alike,
+  at the first node that would be deeper.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from .rules import ENDED, Position, Variants, other, play, STANDARD
+from .search import move_order
+
+MAX_PLIES = 100  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
+MAX_BOUND = 99  # bounds are -99..99: every margin lies within -72..72
+
+
+class ProofError(ValueError):
+    """A proof the contract does not define (finished game, bound out of range, too deep)."""
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    above: bool
+    nodes: int
+    deepest: int  # the deepest ply reached (the root is ply 0); not part of the answer line
+
+    def line(self) -> str:
+        """The answer line shared by ``ref prove`` and the PDP-1's ``w`` command."""
+        return f"above {'yes' if self.above else 'no'} nodes {self.nodes}"
+
+
+class _Prover:
+    """One proof: holds the variants, the node counter and the deepest ply while recursing."""
+
+    def __init__(self, variants: Variants) -> None:
+        self.variants = variants
+        self.nodes = 0
+        self.deepest = 0
+
+    def negamax(self, position: Position, view: str, ply: int, alpha: int, beta: int) -> int:
+        """Fail-hard value of ``position`` (not finished) from ``view``, the side to move."""
+        self.nodes += 1
+        if ply >= MAX_PLIES:
+            raise ProofError(f"the proof needs more than {MAX_PLIES} plies")
+        self.deepest = max(self.deepest, ply)
+        for pit in move_order(position):
+            child = play(position, pit, self.variants).position
+            if child.to_move == ENDED:
+                value = child.margin(view)
+            elif child.to_move == view:
+                value = self.negamax(child, view, ply + 1, alpha, beta)
+            else:
+                value = -self.negamax(child, other(view), ply + 1, -beta, -alpha)
+            if value >= beta:
+                return beta
+            if value > alpha:
+                alpha = value  # never happens in a null window; kept to show it is plain alpha-beta
+        return alpha
+
+
+def prove(position: Position, bound: int, variants: Variants = STANDARD) -> ProofResult:
+    """Does the side to move finish with a margin above ``bound`` under perfect play?"""
+    if position.to_move == ENDED:
+        raise ProofError("the game is over")
+    if not -MAX_BOUND <= bound <= MAX_BOUND:
+        raise ProofError(f"the bound must be -{MAX_BOUND} to {MAX_BOUND}, not {bound}")
+    prover = _Prover(variants)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * MAX_PLIES + 200))
+    try:
+        value = prover.negamax(position, position.to_move, 0, bound, bound + 1)
+    finally:
+        sys.setrecursionlimit(limit)
+    return ProofResult(value > bound, prover.nodes, prover.deepest)
+
+
+def exact_value(position: Position, variants: Variants = STANDARD, low: int = -72, high: int = 72,
+                test=None) -> tuple[int, list[tuple[int, ProofResult]]]:
+    """The exact final margin by a binary search of bound tests: value in (low-1, high].
+
+    ``test(bound)`` answers one bound test (by default ``prove`` here; ``prove
+    --value`` passes one that runs the PDP-1).  Returns the value and every
+    test made, in order, so the caller can show and check each one.
+    """
+    ask = test or (lambda b: prove(position, b, variants))
+    tests: list[tuple[int, ProofResult]] = []
+    lo, hi = low - 1, high  # invariant: value > lo and value <= hi
+    while hi - lo > 1:
+        mid = 0 if not tests and lo < 0 < hi else (lo + hi) // 2  # first: does the side to move win?
+        result = ask(mid)
+        tests.append((mid, result))
+        if result.above:
+            lo = mid
+        else:
+            hi = mid
+    return hi, tests

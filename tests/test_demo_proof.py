@@ -1,0 +1,41 @@
+"""``demo --proof``: the story, the PDP-1's proof on SIMH, the check, at 1960 pace or fast."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+from python_bridge.commands import demo as demo_cli
+from python_bridge.demo.proof_show import run_proof_show
+from python_bridge.reference.rules import Variants
+
+
+def test_the_fast_segment_proves_6_1(kalah_tape) -> None:
+    out = io.StringIO()
+    assert run_proof_show(out, fast=True, seeds=(1,)) == 0
+    text = out.getvalue()
+    assert "SHERSH.1[LET,JMC]" in text and "SHERSH.2[LET,JMC]" in text
+    assert "\nw 0\nabove yes nodes 649\n" in text
+    assert "above yes nodes 649 -- agrees" in text
+    assert "One seed a pit: the first player wins" in text
+
+
+def test_the_paced_segment_takes_the_1960_time(kalah_tape) -> None:
+    """At 1960 pace the proof's cycles (5 us each) set the time, and the typewriter types 10 characters a second."""
+    out = io.StringIO()
+    began = time.monotonic()
+    assert run_proof_show(out, seeds=(1,), variants=Variants(empty_capture=True)) == 0
+    took = time.monotonic() - began
+    text = out.getvalue()
+    assert "above yes nodes 204 -- agrees" in text
+    seconds_1960 = float(text.split("memory cycles: ")[1].split(" s on a real PDP-1")[0])
+    typed = len("p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s") + len("ok") + len("w 0") + len("above yes nodes 204")
+    assert took >= seconds_1960 + typed / 10
+
+
+@pytest.mark.parametrize("args", [["--proof", "--visitor"], ["--proof", "--pie-rule"], ["--proof", "--first", "pdp-1"]])
+def test_proof_segment_refuses_other_shows_options(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert demo_cli.main(args) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

@@ -1,0 +1,125 @@
+"""The reference proof's contract (``reference/prove.py``): verdicts against exact values, node counts, limits.
+
+Verdicts are checked against a plain minimax to the end of the game written
+here from the contract (no pruning), and against the solver's exact values of
+whole small games; node counts against a hand count and the pinned figures the
+PDP-1's ``w`` must reproduce (the issue's "about 650" and "about 500,000").
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from python_bridge.commands import ref as ref_cli
+from python_bridge.machine.kalah_program import program_symbols
+from python_bridge.reference import prove as prove_module
+from python_bridge.reference.prove import MAX_PLIES, ProofError, exact_value, prove
+from python_bridge.reference.rules import Position, Variants, other, play, start_position
+from python_bridge.reference.solver import solve_start
+from python_bridge.reference.notation import parse_position
+
+EMPTY_CAPTURE = Variants(empty_capture=True)
+
+
+def final_margin(position: Position, view: str, variants: Variants) -> int:
+    """The margin ``view`` finishes with under perfect play: plain minimax, no pruning."""
+    if position.over:
+        return position.margin(view)
+    values = []
+    for pit in position.legal_pits():
+        child = play(position, pit, variants).position
+        if child.over or child.to_move == view:
+            values.append(final_margin(child, view, variants))
+        else:
+            values.append(-final_margin(child, other(view), variants))
+    return max(values)
+
+
+def small_positions(count: int, seed: int) -> list[tuple[Position, Variants]]:
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        position = start_position(rng.randint(1, 3), rng.randint(1, 2))
+        for _ in range(rng.randint(0, 10)):
+            if position.over:
+                break
+            position = play(position, rng.choice(position.legal_pits())).position
+        if not position.over:
+            cases.append((position, Variants(*(rng.random() < 0.4 for _ in range(3)))))
+    return cases
+
+
+@pytest.mark.parametrize("position, variants", small_positions(60, seed=1979))
+def test_verdicts_match_plain_minimax(position: Position, variants: Variants) -> None:
+    value = final_margin(position, position.to_move, variants)
+    for bound in (value - 2, value - 1, value, value + 1):
+        assert prove(position, bound, variants).above == (value > bound), bound
+
+
+@pytest.mark.parametrize("pits, seeds", [(2, 1), (2, 2), (3, 1), (3, 2), (3, 3), (4, 1), (4, 2)])
+@pytest.mark.parametrize("variants", [Variants(), EMPTY_CAPTURE, Variants(deferred_end=True, remainder_void=True)])
+def test_the_value_of_small_games_is_the_solvers(pits: int, seeds: int, variants: Variants) -> None:
+    value, tests = exact_value(start_position(pits, seeds), variants)
+    assert value == solve_start(pits, seeds, variants)
+    assert all(result.above == (value > bound) for bound, result in tests)
+
+
+def test_hand_count() -> None:
+    """1 pit a side, 1 seed each: South's only move sows into its store (extra turn, counted)
+    and South has no seeds left: the game ends 1-1, finished games are not counted."""
+    position = parse_position("1 0 1 0 s")
+    assert prove(position, 0).line() == "above no nodes 1"  # margin 0 is not above 0
+    assert prove(position, -1).line() == "above yes nodes 1"
+    # 2 pits: South plays pit 2 (extra turn: a second node), then pit 1
+    assert prove(parse_position("1 1 0 1 1 0 s"), -99).nodes == 2
+
+
+def test_kalah_6_1_pinned() -> None:
+    """The 1-seed game: a first-player win (value 2), in the issue's 'about 650' positions."""
+    start = start_position(6, 1)
+    assert prove(start, 0).line() == "above yes nodes 649"
+    assert prove(start, 0, EMPTY_CAPTURE).line() == "above yes nodes 204"
+    assert exact_value(start)[0] == solve_start(6, 1, Variants())
+
+
+@pytest.mark.slow
+def test_kalah_6_2_pinned() -> None:
+    """The 2-seed game: a first-player win in the issue's 'about 500,000' positions (3-4 s here)."""
+    result = prove(start_position(6, 2), 0)
+    assert result.line() == "above yes nodes 498898"
+    assert result.deepest < MAX_PLIES
+
+
+def test_limits() -> None:
+    start = start_position(6, 1)
+    with pytest.raises(ProofError):
+        prove(parse_position("0 0 0 0 0 0 36 0 0 0 0 0 0 36 e"), 0)
+    for bound in (-100, 100):
+        with pytest.raises(ProofError):
+            prove(start, bound)
+
+
+def test_too_deep_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prove_module, "MAX_PLIES", 10)
+    with pytest.raises(ProofError, match="more than 10 plies"):
+        prove(start_position(6, 1), 0)
+
+
+def test_the_pdp1_frames_hold_max_plies(kalah_tape) -> None:
+    """prove.mac's frames are 8 words a ply, wfrm up to wfend: exactly MAX_PLIES of them."""
+    symbols = program_symbols()
+    assert symbols["wfend"] - symbols["wfrm"] == 8 * MAX_PLIES
+    assert symbols["wfsz"] == 8
+
+
+def test_ref_prove_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert ref_cli.main(["prove", "1 1 1 1 1 1 0 1 1 1 1 1 1 0 s", "0"]) == 0
+    assert capsys.readouterr().out == "above yes nodes 649\n"
+    assert ref_cli.main(["prove", "1 1 1 1 1 1 0 1 1 1 1 1 1 0 s", "-1", "--empty-capture"]) == 0
+    assert capsys.readouterr().out == "above yes nodes 156\n"
+    for bound in ("x", "100", "1.5"):
+        assert ref_cli.main(["prove", "1 1 1 1 1 1 0 1 1 1 1 1 1 0 s", bound]) == 2
+        out, err = capsys.readouterr()
+        assert not out and len(err.strip().splitlines()) == 1

@@ -1,0 +1,63 @@
+"""``python -m python_bridge prove``: the PDP-1 proves Kalah(6,1) on SIMH, figures printed, bad input refused."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from python_bridge.checking.proof import ProofMachine, _nodes
+from python_bridge.commands import prove as prove_cli
+from python_bridge.reference.rules import Variants, start_position
+
+
+def test_prove_6_1_prints_the_verdict_and_figures(kalah_tape, capsys: pytest.CaptureFixture[str]) -> None:
+    assert prove_cli.main(["--pits", "6", "--seeds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "pdp-1:     w 0 -> above yes nodes 649" in out
+    assert "above yes nodes 649  (agrees)" in out
+    assert "\nfirst player wins\n" in out
+    instructions = int(re.search(r"instructions ([\d,]+)", out).group(1).replace(",", ""))
+    cycles = int(re.search(r"memory cycles ([\d,]+)", out).group(1).replace(",", ""))
+    seconds = float(re.search(r"1960 time ([\d.]+) s", out).group(1))
+    assert instructions < cycles < 3 * instructions  # 1 to 3 cycles an instruction
+    assert seconds == pytest.approx(cycles * 5e-6, abs=0.05)
+
+
+def test_value_by_bound_tests_matches_ref_solve(kalah_tape, capsys: pytest.CaptureFixture[str]) -> None:
+    assert prove_cli.main(["--pits", "6", "--seeds", "1", "--value", "--empty-capture", "--no-cycles"]) == 0
+    out = capsys.readouterr().out
+    assert "first player wins by 2" in out
+    assert "ref solve: value 2  (agrees)" in out
+    assert out.count("agrees") >= 4
+
+
+def test_the_free_run_counts_the_same_instructions(kalah_tape) -> None:
+    """SIMH's own count (show time) and the cycle counter's history agree on the proof's length."""
+    with ProofMachine(6, 1, Variants()) as machine:
+        timed = machine.run(start_position(6, 1), 0)
+        free = machine.run(start_position(6, 1), 0, count_cycles=False)
+    assert timed.agrees and free.agrees
+    assert timed.instructions == free.instructions
+    assert free.cycles is None and timed.cycles is not None
+
+
+def test_node_counter_words() -> None:
+    """nlo runs from -100,000 up (ones' complement), nhi counts the hundred-thousands."""
+    assert _nodes(0, 0o777777 - 99_999) == 1  # nlo = -99,999
+    assert _nodes(4, 0o777777 - 1102) == 498_898  # nlo = -1,102
+
+
+@pytest.mark.parametrize("argv", [
+    ["--seeds", "0"], ["--seeds", "7"], ["--pits", "7", "--seeds", "1"], ["--seeds", "1", "--pie-rule"],
+    ["--seeds", "1", "--bound", "100"], ["--seeds", "1", "--value", "--bound", "2"], ["--seeds", "1", "--pace", "-1"],
+    ["--seeds", "1", "--pace", "1", "--no-cycles"], ["--seeds", "x"], [],
+])
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = prove_cli.main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    assert code == 2
+    out, err = capsys.readouterr()
+    assert not out and len(err.strip().splitlines()) == 1
