@@ -13,14 +13,18 @@ Exit status 0 when everything agrees, 1 on a disagreement, 2 on bad input.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
 from ..checking.proof import Progress, ProofRun, prove_start, value_of_start
-from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS
 from ..reference.prove import MAX_BOUND, ProofError
 from ..machine.simh import SimhError
-from .validators import UsageError, add_variant_flags, build_parser, run_guarded, variants_from
+from .validators import (PITS, SEEDS, UsageError, add_variant_flags, bounded_float, bounded_int, new_parser,
+                         run_guarded, variants_from)
+
+BOUND = bounded_int(-MAX_BOUND, MAX_BOUND)
+PACE = bounded_float(0.0, 1000.0)
 
 
 class _Ticker:
@@ -76,18 +80,24 @@ def _report(run: ProofRun, pits: int, seeds: int) -> None:
         print(f"1960 time {_clock(run.seconds_1960)} (cycles x 5 us)   host time {run.host_seconds:.1f} s")
 
 
-def main(argv: list[str]) -> int:
-    parser = build_parser("python -m python_bridge prove",
-                          "The PDP-1 proves the first player's result in Kalah(m, n), cross-checked with the reference.")
-    parser.add_argument("--pits", type=int, default=6, help=f"pits a side, {MIN_PITS}-{MAX_PITS} (default 6)")
-    parser.add_argument("--seeds", type=int, required=True, help=f"seeds a pit, {MIN_SEEDS}-{MAX_SEEDS}")
-    parser.add_argument("--bound", type=int, default=0, help="prove the first player finishes above this margin (default 0: wins)")
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge prove",
+                        "The PDP-1 proves the first player's result in Kalah(m, n), cross-checked with the reference.")
+    parser.add_argument("--pits", type=PITS, default=6, help="pits a side (default 6)")
+    parser.add_argument("--seeds", type=SEEDS, required=True, help="seeds a pit")
+    parser.add_argument("--bound", type=BOUND, default=0,
+                        help="prove the first player finishes above this margin (default 0: wins)")
     parser.add_argument("--value", action="store_true", help="the exact value by bound tests, compared with ref solve")
-    parser.add_argument("--pace", type=float, default=0.0,
+    parser.add_argument("--pace", type=PACE, default=0.0,
                         help="1: no faster than the 1960 PDP-1; 10: ten times faster; 0 (default): full speed")
     parser.add_argument("--no-cycles", action="store_true",
                         help="run at full speed without counting memory cycles (for proofs too long to time)")
     add_variant_flags(parser)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     variants = variants_from(args)
 
@@ -102,16 +112,8 @@ def main(argv: list[str]) -> int:
             return 1
 
     def work() -> int:
-        if not MIN_PITS <= args.pits <= MAX_PITS:
-            raise UsageError(f"--pits must be {MIN_PITS} to {MAX_PITS}, not {args.pits}")
-        if not MIN_SEEDS <= args.seeds <= MAX_SEEDS:
-            raise UsageError(f"--seeds must be {MIN_SEEDS} to {MAX_SEEDS}, not {args.seeds}")
-        if not -MAX_BOUND <= args.bound <= MAX_BOUND:
-            raise UsageError(f"--bound must be -{MAX_BOUND} to {MAX_BOUND}, not {args.bound}")
         if variants.pie_rule:
             raise UsageError("--pie-rule: the proof is about the position as it stands; the swap is no part of it")
-        if args.pace < 0:
-            raise UsageError("--pace must be 0 (full speed) or more")
         if args.no_cycles and args.pace:
             raise UsageError("--pace needs the cycles: leave out --no-cycles")
         if args.value and args.bound:
