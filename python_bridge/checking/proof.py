@@ -23,7 +23,7 @@ from typing import Callable
 from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
-from ..machine.simh import BreakpointReached, SimhTimeout
+from ..machine.simh import BreakpointReached
 from ..reference.prove import ProofError, ProofResult, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
@@ -68,6 +68,12 @@ class ProofRun:
     def seconds_1960(self) -> float | None:
         """The real machine's time for the proof: cycles x 5 us (None when they were not counted)."""
         return None if self.cycles is None else seconds(self.cycles)
+
+
+def clock_text(seconds: float) -> str:
+    """A time as the proof's reports say it: ``12.4 s``, or ``18 min 11.0 s`` past a minute."""
+    minutes, secs = divmod(seconds, 60)
+    return f"{seconds:.1f} s" if seconds < 60 else f"{int(minutes)} min {secs:04.1f} s"
 
 
 def _nodes(nhi: int, nlo: int) -> int:

@@ -17,7 +17,7 @@ import argparse
 import sys
 import time
 
-from ..checking.proof import Progress, ProofRun, prove_start, value_of_start
+from ..checking.proof import clock_text, Progress, ProofRun, prove_start, value_of_start
 from ..reference.prove import MAX_BOUND, ProofError
 from ..machine.simh import SimhError
 from .validators import (PITS, SEEDS, UsageError, add_variant_flags, bounded_float, bounded_int, new_parser,
@@ -35,7 +35,7 @@ class _Ticker:
         self.last = 0.0
 
     def __call__(self, p: Progress) -> None:
-        text = f"  ... nodes so far {p.nodes:,}  elapsed {p.elapsed:.1f} s  (1960 time so far {_clock(p.seconds_1960)})"
+        text = f"  ... nodes so far {p.nodes:,}  elapsed {p.elapsed:.1f} s  (1960 time so far {clock_text(p.seconds_1960)})"
         if self.tty:
             sys.stderr.write("\r" + text + "\x1b[K")
             sys.stderr.flush()
@@ -49,11 +49,6 @@ class _Ticker:
             sys.stderr.flush()
 
 
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(seconds, 60)
-    return f"{seconds:.1f} s" if seconds < 60 else f"{int(minutes)} min {secs:04.1f} s"
-
-
 def _who(pits: int, seeds: int, bound: int, above: bool) -> str:
     if bound == 0:
         return "first player wins" if above else "first player does not win"
@@ -63,7 +58,7 @@ def _who(pits: int, seeds: int, bound: int, above: bool) -> str:
 def _timing(run: ProofRun) -> str:
     if run.cycles is None:
         return f"  instructions {run.instructions:,}"
-    return f"  cycles {run.cycles:,}  1960 {_clock(run.seconds_1960 or 0.0)}"
+    return f"  cycles {run.cycles:,}  1960 {clock_text(run.seconds_1960 or 0.0)}"
 
 
 def _report(run: ProofRun, pits: int, seeds: int) -> None:
@@ -77,7 +72,7 @@ def _report(run: ProofRun, pits: int, seeds: int) -> None:
         print(f"host time {run.host_seconds:.1f} s")
     else:
         print(f"memory cycles {run.cycles:,}")
-        print(f"1960 time {_clock(run.seconds_1960)} (cycles x 5 us)   host time {run.host_seconds:.1f} s")
+        print(f"1960 time {clock_text(run.seconds_1960)} (cycles x 5 us)   host time {run.host_seconds:.1f} s")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -152,7 +147,7 @@ def main(argv: list[str]) -> int:
             print("memory cycles not counted (--no-cycles)")
         else:
             print(f"memory cycles {sum(t.cycles or 0 for t in tests):,}")
-            print(f"1960 time {_clock(sum(t.seconds_1960 or 0.0 for t in tests))} (cycles x 5 us)")
+            print(f"1960 time {clock_text(sum(t.seconds_1960 or 0.0 for t in tests))} (cycles x 5 us)")
         print(f"host time {sum(t.host_seconds for t in tests):.1f} s")
         return 0 if result.agrees else 1
 

@@ -21,7 +21,7 @@ import textwrap
 import time
 from typing import TextIO
 
-from ..checking.proof import Progress, ProofMachine, ProofRun
+from ..checking.proof import clock_text, Progress, ProofMachine, ProofRun
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import SimhError
 from ..reference.notation import format_position
@@ -78,7 +78,7 @@ class ProofShow:
         self.out.flush()
 
     def progress(self, p: Progress) -> None:
-        clock = f"  1960 time {_clock(p.seconds_1960)}" if p.seconds_1960 else ""
+        clock = f"  1960 time {clock_text(p.seconds_1960)}" if p.seconds_1960 else ""
         text = f"   [the PDP-1 is proving: {p.nodes:,} positions so far{clock}; host {p.elapsed:.0f} s]"
         if self.tty:
             self.out.write("\r" + text + "\x1b[K")
@@ -91,11 +91,6 @@ class ProofShow:
         if self.tty:
             self.out.write("\r\x1b[K")
             self.out.flush()
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(seconds, 60)
-    return f"{seconds:.1f} s" if seconds < 60 else f"{int(minutes)} min {secs:04.1f} s"
 
 
 def _prove_one(show: ProofShow, seeds: int, variants: Variants) -> ProofRun:
@@ -116,7 +111,7 @@ def _prove_one(show: ProofShow, seeds: int, variants: Variants) -> ProofRun:
     show.typewriter(run.pdp1)
     check = "agrees" if run.agrees else f"DISAGREES ({run.reference.line()})"
     timing = (f"{run.instructions:,} instructions, {run.cycles:,} memory cycles: "
-              f"{_clock(run.seconds_1960 or 0.0)} on a real PDP-1" if run.cycles is not None
+              f"{clock_text(run.seconds_1960 or 0.0)} on a real PDP-1" if run.cycles is not None
               else f"{run.instructions:,} instructions (cycles not counted with --fast)")
     show.note(f"   [reference engine, searching the same way: {run.reference.line()} -- {check}; {timing}]")
     return run
@@ -149,7 +144,7 @@ def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: V
             return 1
         runs.append(run)
         won = run.pdp1.startswith("above yes")
-        time_text = f" in {_clock(run.seconds_1960)} of a real PDP-1's time" if run.seconds_1960 else ""
+        time_text = f" in {clock_text(run.seconds_1960)} of a real PDP-1's time" if run.seconds_1960 else ""
         show.say(f"{SEEDS_WORDS.get(n, f'{n} seeds')} a pit: "
                  + (f"the first player wins. The PDP-1 proved it by searching {run.reference.nodes:,} "
                     f"positions{time_text}." if won else "the PDP-1 finds no win for the first player."))
