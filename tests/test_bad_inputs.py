@@ -38,7 +38,7 @@ GUARD_SECONDS = 20  # a bad input is refused at once; one that is not would star
 PENDING: dict[str, str] = {}  # command -> why its arguments are not yet checked here
 
 # A valid value for each positional or required option, so one argument at a time can be spoilt.
-BASELINE = {"position": START, "pit": "3", "depth": "2", "pits": "2", "seeds": "2"}
+BASELINE = {"position": START, "pit": "3", "depth": "2", "bound": "0", "pits": "2", "seeds": "2"}
 
 MALFORMED = ["x", "", " 1", "1 ", "1.5", "1_0", "0x10", "1e3", "-", "--1", "é", "３", "٣", "€3", "🙂", "\x1b[A"]
 NOT_A_NUMBER_FLOAT = ["nan", "inf", "-inf", "1e999", "x", "", "é", "３", HUGE]
