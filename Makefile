@@ -11,7 +11,7 @@ MODE    ?= play
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/prove.mac pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: help setup build test play demo prove crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
+.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -38,6 +38,16 @@ $(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py)
 test: MODE = test
 test: build
 	$(PY) -m pytest -q
+
+## test-screens: the kiosk's whole visitor game on the three other screens (1920x1080, 1080x1920, 1024x768; about 4 min)
+test-screens: MODE = test
+test-screens: build
+	$(PY) -m pytest -q -m screens tests/test_kiosk_browser.py
+
+## test-slow: the long tests left out of make test (the PDP-1's Kalah(6,2) proofs and the like; an hour or more)
+test-slow: MODE = test
+test-slow: build
+	$(PY) -m pytest -q -m slow
 
 ## play: a visitor plays the PDP-1 at the terminal (ARGS="--authentic --first pdp-1 --pie-rule ...")
 play: build
