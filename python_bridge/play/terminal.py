@@ -56,12 +56,7 @@ class EchoFilter:
                 text, self.expect = text[1:], self.expect[1:]
             else:
                 self.expect = ""
-        if self.spinner is None:
-            self._write(text)
-            return
-        with self.spinner.lock:
-            self.spinner.activity()
-            self._write(text)
+        self.say(text)
 
     def _write(self, text: str) -> None:
         """Print; before a line is begun, drop the type-ahead: the question is a line's beginning, so
