@@ -107,26 +107,29 @@ def wait_for_break(sim: Simh, pc: int, timeout: float) -> None:
         return
 
 
+def _slice_to(step: Callable[[int], tuple[str, int | None]], instructions: int, sim: Simh, end: int) -> bool:
+    """One slice of ``instructions`` run by ``step``; True when it stopped at the breakpoint ``end``
+    (any other stop raises).  Output typed meanwhile (none is expected) is given back to the
+    machine's reader so that it reaches the transcript in order."""
+    try:
+        output, _pc = step(instructions)
+    except BreakpointReached as stop:
+        if stop.pc != end:
+            raise
+        return True
+    if output:
+        sim.unread(output)
+    return False
+
+
 def step_to_break(sim: Simh, end: int, pacer: Pacer, limit: int, what: str,
                   between: Callable[[], None] | None = None) -> int:
-    """Step the stopped machine until the breakpoint ``end``; paced to 1960 time. Instructions run.
-
-    Output typed meanwhile (none is expected) is given back to the machine's
-    reader so that it reaches the transcript in order.
-    """
+    """Step the stopped machine until the breakpoint ``end``; paced to 1960 time. Instructions run."""
     first = sim.instructions()
     started = pacer.clock()
     done = 0
     slice_ = SLICE if pacer.paced else FAST_SLICE
-    while True:
-        try:
-            output, _pc = sim.step(slice_)
-        except BreakpointReached as stop:
-            if stop.pc != end:
-                raise
-            break
-        if output:
-            sim.unread(output)
+    while not _slice_to(sim.step, slice_, sim, end):
         done += slice_
         if done > limit:
             raise SimhError(f"{what} ran for more than {limit} instructions", sim.tail())
@@ -149,15 +152,7 @@ def think_to_break(sim: Simh, end: int, pacer: Pacer, limit: int = MAX_THINK,
     counter = CycleCounter(sim)
     started = pacer.clock()
     slice_ = THINK_SLICE if pacer.paced else HISTORY_MAX
-    while True:
-        try:
-            output, _pc = counter.step(slice_)
-        except BreakpointReached as stop:
-            if stop.pc != end:
-                raise
-            break
-        if output:
-            sim.unread(output)
+    while not _slice_to(counter.step, slice_, sim, end):
         if counter.instructions > limit:
             raise SimhError(f"the PDP-1's thinking ran for more than {limit} instructions", sim.tail())
         pacer.run_for(started, counter.cycles, CYCLES_PER_SECOND)
