@@ -11,7 +11,7 @@ MODE    ?= play
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/prove.mac pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
+.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -82,6 +82,10 @@ bench: build
 ## bench-ref: positions per second of the reference search, depths 4 to 8
 bench-ref: setup
 	$(PY) -m python_bridge.reference.benchmark
+
+## bench-contract: depth each search-contract change buys at the default level's budget (POSITIONS=300 BUDGET=4000)
+bench-contract: setup
+	$(PY) -m python_bridge.reference.contract_study $(if $(POSITIONS),--positions $(POSITIONS)) $(if $(BUDGET),--budget $(BUDGET))
 
 ## bench-asm: time macro1 and tools.macro on a long generated source and the Kalah sources
 bench-asm: setup

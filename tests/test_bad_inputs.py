@@ -88,7 +88,8 @@ def tool_entry(dotted: str) -> EntryPoint:
     return EntryPoint(f"python -m {dotted}", module.main, module.build_parser)
 
 
-TOOLS = ["tools.tape", "tools.macro.bench", "python_bridge.reference.benchmark", "python_bridge.reference.solve_table"]
+TOOLS = ["tools.tape", "tools.macro.bench", "python_bridge.reference.benchmark", "python_bridge.reference.solve_table",
+         "python_bridge.reference.contract_study"]
 
 
 def entry_points() -> list[EntryPoint]:

@@ -12,23 +12,29 @@ import random
 import pytest
 
 from python_bridge.reference.rules import NORTH, SOUTH, Position, Variants, other, play, start_position
-from python_bridge.reference.search import MAX_DEPTH, MIN_DEPTH, SearchError, best_move, move_order, pie_swap
+from python_bridge.reference.search import (MAX_DEPTH, MIN_DEPTH, SearchError, best_move, move_order, pie_swap,
+                                           root_order)
 from python_bridge.reference.notation import parse_position
 
 
-def minimax(position: Position, view: str, depth: int, variants: Variants) -> int:
-    """The contract's value with no pruning: margin for ``view`` at depth 0 or game over; a ply per move."""
-    if depth == 0 or position.over:
+def minimax(position: Position, view: str, depth: int, variants: Variants, total: int) -> int:
+    """The contract's value with no pruning: margin for ``view`` at depth 0, game over or decided; a ply per move.
+
+    Decided: a store holds more than half of ``total``, the seeds on the root's board.
+    """
+    m = position.pits
+    decided = 2 * max(position.board[m], position.board[2 * m + 1]) > total
+    if depth == 0 or position.over or decided:
         return position.margin(view)
-    return max(child_value(position, pit, view, depth, variants) for pit in position.legal_pits())
+    return max(child_value(position, pit, view, depth, variants, total) for pit in position.legal_pits())
 
 
-def child_value(position: Position, pit: int, view: str, depth: int, variants: Variants) -> int:
+def child_value(position: Position, pit: int, view: str, depth: int, variants: Variants, total: int) -> int:
     """The value for ``view`` of playing ``pit``: the mover keeps the view on an extra turn or the end."""
     child = play(position, pit, variants).position
     if child.over or child.to_move == view:
-        return minimax(child, view, depth - 1, variants)
-    return -minimax(child, other(view), depth - 1, variants)
+        return minimax(child, view, depth - 1, variants, total)
+    return -minimax(child, other(view), depth - 1, variants, total)
 
 
 def random_position(rng: random.Random) -> Position:
@@ -56,11 +62,36 @@ def random_cases(count: int, seed: int) -> list[tuple[Position, int, Variants]]:
 def test_value_and_pit_match_plain_minimax(position: Position, depth: int, variants: Variants) -> None:
     result = best_move(position, depth, variants)
     view = position.to_move
-    values = {pit: child_value(position, pit, view, depth, variants) for pit in position.legal_pits()}
+    total = sum(position.board)
+    values = {pit: child_value(position, pit, view, depth, variants, total) for pit in position.legal_pits()}
     best = max(values.values())
-    assert result.value == best == minimax(position, view, depth, variants)
     # The tie-break: the first pit in move order that reaches the value.
     assert result.pit == next(pit for pit in move_order(position) if values[pit] == best)
+    assert result.value == best
+
+
+@pytest.mark.parametrize("position, depth, variants", random_cases(60, seed=20261201))
+def test_first_pit_is_tried_first_and_keeps_the_value(position: Position, depth: int, variants: Variants) -> None:
+    # The root's first pit changes the order and so the node count and (on ties) the pit,
+    # never the value; the pit chosen is the first of the new order to reach it.
+    plain = best_move(position, depth, variants)
+    for first in position.legal_pits():
+        result = best_move(position, depth, variants, first)
+        assert result.value == plain.value
+        values = {pit: child_value(position, pit, position.to_move, depth, variants, sum(position.board))
+                  for pit in position.legal_pits()}
+        order = root_order(position, first)
+        assert order[0] == first and sorted(order) == sorted(move_order(position))
+        assert result.pit == next(pit for pit in order if values[pit] == result.value)
+
+
+def test_a_decided_game_is_a_leaf_below_the_root() -> None:
+    # 2 pits, 10 seeds in all: South's store holds 6 (more than half).  Below the root every
+    # position is decided, so depth 5 visits the root and its children only.
+    position = parse_position("1 1 6 1 1 0 s")
+    deep = best_move(position, 5)
+    assert deep.nodes == 1 + len(position.legal_pits())
+    assert deep.value == best_move(position, 1).value
 
 
 def test_node_count_hand_trace() -> None:

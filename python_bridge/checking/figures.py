@@ -24,7 +24,7 @@ from .fuzz import run_fuzz
 from .thinking import Measured, Thinker
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import KalahMachine, ensure_tape, program_symbols
-from ..reference.rules import ENDED, NORTH, SOUTH, start_position, play
+from ..reference.samples import is_midgame, sample_positions, varied_positions
 from ..reference.search import NODE_BUDGET, best_move
 from .session import PlaySession, RandomVisitor
 
@@ -38,47 +38,6 @@ def core_figures() -> tuple[dict[str, int], int]:
 
     tape = read_tape(ensure_tape().read_bytes())
     return program_symbols(), max(tape.memory)
-
-
-def sample_positions(count: int, seed: int) -> list:
-    """Positions from seeded games of the reference against itself (random first moves for variety)."""
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        pos = start_position(6, 4)
-        for ply in range(120):
-            if pos.to_move == ENDED:
-                break
-            positions.append(pos)
-            pit = rng.choice(pos.legal_pits()) if ply < 3 else best_move(pos, rng.choice((2, 4))).pit
-            pos = play(pos, pit).position
-    rng.shuffle(positions)
-    return positions[:count]
-
-
-def varied_positions(count: int, seed: int, per_game: int = 8) -> list:
-    """Positions of many different normal 6-pit, 4-seed games, at most ``per_game`` from each.
-
-    Why: the default level's promise holds in every position of normal games,
-    so its sample spans many games -- random openings of one to four moves,
-    then players of unequal strength (searching 1 to 5 plies) -- and every
-    stage of them, from the opening to the last moves.
-    """
-    rng = random.Random(seed)
-    positions: list = []
-    while len(positions) < count:
-        pos = start_position(6, 4)
-        opening = rng.randint(1, 4)
-        depth = {SOUTH: rng.randint(1, 5), NORTH: rng.randint(1, 5)}
-        game = []
-        for ply in range(200):
-            if pos.to_move == ENDED:
-                break
-            game.append(pos)
-            pit = rng.choice(pos.legal_pits()) if ply < opening else best_move(pos, depth[pos.to_move]).pit
-            pos = play(pos, pit).position
-        positions += rng.sample(game, min(per_game, len(game)))
-    return positions[:count]
 
 
 @dataclass
@@ -160,6 +119,10 @@ def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -
     depths = sorted(m.depth for m in moves)
     print(f"  depth reached (the deepest finished search, from the reference): min {depths[0]}, "
           f"median {statistics.median(depths):.0f}, max {depths[-1]}")
+    middle = sorted(m.depth for m, pos in zip(moves, level_positions) if is_midgame(pos))
+    if middle:
+        print(f"  depth reached in the {len(middle)} midgame positions (a store has seeds, half the seeds "
+              f"or more in the pits): min {middle[0]}, median {statistics.median(middle):.0f}, max {middle[-1]}")
 
     n, secs_cc = measure_crosscheck_rate(4, seed)
     print(f"\nplay-mode cross-check at full speed: {n} moves in {secs_cc:.1f} s = {n / secs_cc:.0f} moves/s "

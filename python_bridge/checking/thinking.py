@@ -146,6 +146,10 @@ class Thinker:
         self.counter.run_to(s["thx"], MAX_SEARCH)
         pit, value = sim.examine(s["bestp"]), _signed(sim.examine(s["bval"]))
         self._check(position, pit, value, reference.pit, reference.value, "level")
+        # nlo ran up from -(nbudg+1): what it reached is every position the deepening counted
+        counted = _signed(sim.examine(s["nlo"])) + s["nbudg"] + 1
+        if counted != reference.nodes:
+            raise ThinkMismatch(f"level: the PDP-1 counted {counted} positions, the reference {reference.nodes}")
         return Measured(pit, value, reference.nodes, reference.depth, self.counter.instructions, self.counter.cycles)
 
     def _measure_depth(self, position: Position, depth: int) -> Measured:

@@ -7,7 +7,9 @@ part of the contract:
 * **Negamax with alpha-beta, fail-hard**, depth in plies; every move is one ply,
   an extra-turn move too.  The root searches the full window (-INFINITY, +INFINITY)
   so the root value is exact.
-* **Evaluation** at depth 0, and of a finished game: the store of the side whose
+* **Evaluation** at depth 0, of a finished game, and of a *decided* game (below
+  the root, a store holds more than half of all the seeds on the root's board:
+  whoever owns it has won, whatever follows): the store of the side whose
   view the node takes minus the other store.  A node reached by a move that
   keeps the turn (extra turn) or ends the game takes the mover's view, and its
   value is not negated; a node where the turn passed takes the opponent's view,
@@ -20,6 +22,10 @@ part of the contract:
   takes every other non-empty pit.  Playing the nearest extra-turn pit first
   keeps the farther ones intact, and extra turns are usually the best moves,
   which makes the cut-offs come early.
+* **The root's first move** (``first``): the default level's deepening passes
+  each search the pit the search one ply shallower chose; the root tries it
+  first and the others in move order after it.  A fixed-depth search (the
+  ``b`` command, a fixed level) has no first pit.
 * **Tie-break**: a later move replaces the best one only when strictly better,
   so the chosen pit is the first in move order that reaches the root value.
 * **Pie rule** (see ``pie_swap``): North, offered the swap, runs this same
@@ -30,6 +36,13 @@ part of the contract:
   counting the positions of every search; the search that would take the
   count past the budget is abandoned (the PDP-1 stops it at that position)
   and the deepest finished search decides.  Depth 20 is the last.
+
+Measured and left out (python -m python_bridge bench-ref's sample, median
+depth at the default level): a killer move per ply, bounds from the stores
+(a node cut when 2*mine-total >= beta or total-2*theirs <= alpha, exact but
+rare), a principal-variation (null-window) search and a best-move table
+keyed on the pits; each bought under 0.1 ply in the midgame, or (the table)
+would need core the 4K machine does not have.
 """
 
 from __future__ import annotations
@@ -39,7 +52,7 @@ from dataclasses import dataclass
 from .rules import ENDED, Position, Variants, other, pit_index, play, STANDARD
 
 INFINITY = 100  # larger than any margin (at most 72)
-NODE_BUDGET = 4000  # positions the default level may visit for one move (the PDP-1's nbudg)
+NODE_BUDGET = 4800  # positions the default level may visit for one move (the PDP-1's nbudg)
 MIN_DEPTH, MAX_DEPTH = 1, 20  # the PDP-1 keeps a 24-word frame for each ply
 
 
@@ -68,17 +81,33 @@ def move_order(position: Position) -> list[int]:
     return extra + rest
 
 
+def root_order(position: Position, first: int = 0) -> list[int]:
+    """The root's pits in search order: ``first`` (when it is a legal pit) before the rest of ``move_order``."""
+    order = move_order(position)
+    if first in order:
+        order.remove(first)
+        order.insert(0, first)
+    return order
+
+
 class _Searcher:
-    """One search: holds the variants and the node counter while recursing."""
+    """One search: holds the variants, the node counter and the decided line while recursing."""
 
     def __init__(self, variants: Variants) -> None:
         self.variants = variants
         self.nodes = 0
+        self.half = INFINITY  # a store above this many seeds decides the game (set by root)
+
+    def decided(self, position: Position) -> bool:
+        """Whether a store holds more than half of all the seeds: its owner has won."""
+        m = position.pits
+        board = position.board
+        return board[m] > self.half or board[2 * m + 1] > self.half
 
     def negamax(self, position: Position, view: str, depth: int, alpha: int, beta: int) -> int:
         """Value of ``position`` from ``view``'s side, fail-hard within (alpha, beta)."""
         self.nodes += 1
-        if depth == 0 or position.to_move == ENDED:
+        if depth == 0 or position.to_move == ENDED or self.decided(position):
             return position.margin(view)
         for pit in move_order(position):
             child = play(position, pit, self.variants).position
@@ -92,12 +121,13 @@ class _Searcher:
                 alpha = value
         return alpha
 
-    def root(self, position: Position, depth: int) -> SearchResult:
+    def root(self, position: Position, depth: int, first: int = 0) -> SearchResult:
         """Search the root with the full window, remembering the first best pit."""
         self.nodes = 1
+        self.half = sum(position.board) // 2
         view = position.to_move
         alpha, best = -INFINITY, 0
-        for pit in move_order(position):
+        for pit in root_order(position, first):
             child = play(position, pit, self.variants).position
             if child.to_move == view or child.to_move == ENDED:
                 value = self.negamax(child, view, depth - 1, alpha, INFINITY)
@@ -108,13 +138,16 @@ class _Searcher:
         return SearchResult(best, alpha, self.nodes)
 
 
-def best_move(position: Position, depth: int, variants: Variants = STANDARD) -> SearchResult:
-    """Search ``position`` ``depth`` plies deep; return the chosen pit, its value and the nodes visited."""
+def best_move(position: Position, depth: int, variants: Variants = STANDARD, first: int = 0) -> SearchResult:
+    """Search ``position`` ``depth`` plies deep; return the chosen pit, its value and the nodes visited.
+
+    ``first``: a pit the root tries before the others (the deepening's last choice); 0 for none.
+    """
     if position.to_move == ENDED:
         raise SearchError("the game is over")
     if not MIN_DEPTH <= depth <= MAX_DEPTH:
         raise SearchError(f"depth must be {MIN_DEPTH} to {MAX_DEPTH}, not {depth}")
-    return _Searcher(variants).root(position, depth)
+    return _Searcher(variants).root(position, depth, first)
 
 
 def pie_swap(position: Position, depth: int, variants: Variants = STANDARD) -> tuple[bool, SearchResult]:
@@ -150,6 +183,7 @@ class LevelResult:
 def level_move(position: Position, variants: Variants = STANDARD, budget: int = NODE_BUDGET) -> LevelResult:
     """The default level: deepen one ply at a time until the next search would pass ``budget`` positions.
 
+    Each search tries the pit of the one before it first at the root.
     The PDP-1 counts every position of every search and abandons the
     search during which the count passes the budget; a search is kept only
     if it finished within it.  That is the same as running each search to
@@ -160,7 +194,7 @@ def level_move(position: Position, variants: Variants = STANDARD, budget: int = 
     total = 0
     kept: tuple[SearchResult, int] | None = None
     for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
-        result = best_move(position, depth, variants)
+        result = best_move(position, depth, variants, kept[0].pit if kept else 0)
         if total + result.nodes > budget:
             total = budget + 1  # the PDP-1 stops at the position that passes the budget
             break

@@ -1,0 +1,175 @@
+"""``make bench-contract``: what each search-contract change buys, in depth at the default level's budget.
+
+Issue 13 asked for each candidate change to be measured by itself on one
+sample of positions, and kept only if it pays.  This study runs the default
+level's deepening (``search.level_move``'s rules: every search's positions
+counted, the one that passes the budget abandoned) with a searcher whose
+contract can be switched piece by piece, and prints the depth reached over
+``samples.varied_positions`` -- all of them, and the midgame ones:
+
+* ``first``   -- the root tries the last search's pit first (kept);
+* ``decided`` -- below the root, a store above half the seeds makes a leaf (kept);
+* ``killer``  -- a killer pit per ply, tried right after the extra-turn pits;
+* ``bounds``  -- cut a node whose stores bound its value outside the window;
+* ``pvs``     -- null-window search of every move after the first;
+* ``table``   -- an unbounded best-move table keyed on the pits (an upper
+  bound for what a transposition table's move ordering could buy).
+
+With exactly the kept set the searcher is the contract: the study checks
+that its depth and node count equal ``level_move``'s on every position.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+from .arguments import OneLineParser, whole_number
+from .rules import ENDED, Position, STANDARD, other, pit_index, play
+from .samples import is_midgame, varied_positions
+from .search import INFINITY, MAX_DEPTH, MIN_DEPTH, NODE_BUDGET, level_move, move_order, root_order
+
+KEPT = frozenset({"first", "decided"})
+CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table")
+
+
+class _Spent(Exception):
+    """The budget ran out inside a search."""
+
+
+class StudySearcher:
+    """The default level's deepening with the contract's pieces switched on or off."""
+
+    def __init__(self, changes: frozenset[str], budget: int) -> None:
+        self.changes, self.budget = changes, budget
+        self.nodes = 0
+        self.killer = [0] * (MAX_DEPTH + 2)
+        self.table: dict[tuple, int] = {}
+        self.half = INFINITY
+        self.total = 0
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _Spent
+
+    def _order(self, pos: Position, ply: int, depth: int) -> tuple[list[int], tuple | None]:
+        order = move_order(pos)
+        first = pit_index(pos.pits, pos.to_move, 1)
+        extra = sum(1 for pit in order if pos.board[first + pit - 1] == pos.pits - pit + 1)
+        kill = self.killer[ply]
+        if "killer" in self.changes and kill in order[extra:]:
+            order.remove(kill)
+            order.insert(extra, kill)
+        key = None
+        if "table" in self.changes and depth >= 3:
+            key = (tuple(pos.board[:pos.pits] + pos.board[pos.pits + 1:2 * pos.pits + 1]), pos.to_move)
+            if self.table.get(key) in order:
+                order.remove(self.table[key])
+                order.insert(0, self.table[key])
+        return order, key
+
+    def _child(self, pos: Position, pit: int, view: str, depth: int, a: int, b: int, ply: int) -> int:
+        child = play(pos, pit, STANDARD).position
+        if child.to_move == view or child.to_move == ENDED:
+            return self._negamax(child, view, depth - 1, a, b, ply + 1)
+        return -self._negamax(child, other(view), depth - 1, -b, -a, ply + 1)
+
+    def _negamax(self, pos: Position, view: str, depth: int, a: int, b: int, ply: int) -> int:
+        self._count()
+        m = pos.pits
+        mine, theirs = pos.store(view), pos.store(other(view))
+        decided = "decided" in self.changes and max(mine, theirs) > self.half
+        if depth == 0 or pos.to_move == ENDED or decided:
+            return pos.margin(view)
+        if "bounds" in self.changes:
+            if 2 * mine - self.total >= b:
+                return b
+            if self.total - 2 * theirs <= a:
+                return a
+        order, key = self._order(pos, ply, depth)
+        for n, pit in enumerate(order):
+            if "pvs" in self.changes and n and b - a > 1:
+                value = self._child(pos, pit, view, depth, a, a + 1, ply)
+                if a < value < b:
+                    value = self._child(pos, pit, view, depth, value, b, ply)
+            else:
+                value = self._child(pos, pit, view, depth, a, b, ply)
+            if value >= b:
+                self.killer[ply] = pit
+                if key:
+                    self.table[key] = pit
+                return b
+            if value > a:
+                a = value
+                if key:
+                    self.table[key] = pit
+        return a
+
+    def _root(self, pos: Position, depth: int, first: int) -> int:
+        self._count()
+        self.total = sum(pos.board)
+        self.half = self.total // 2
+        view, alpha, best = pos.to_move, -INFINITY, 0
+        for pit in root_order(pos, first if "first" in self.changes else 0):
+            value = self._child(pos, pit, view, depth, alpha, INFINITY, 0)
+            if value > alpha:
+                alpha, best = value, pit
+        return best
+
+    def level(self, pos: Position) -> tuple[int, int]:
+        """The depth of the deepest search finished within the budget, and the positions counted."""
+        depth_kept, pit = 0, 0
+        try:
+            for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
+                pit = self._root(pos, depth, pit)
+                depth_kept = depth
+        except _Spent:
+            self.nodes = self.budget + 1
+        return depth_kept, self.nodes
+
+
+def study(changes: frozenset[str], positions: list[Position], budget: int) -> list[int]:
+    """Depth reached on each position; with exactly the kept set, checked against ``level_move``."""
+    depths = []
+    for pos in positions:
+        depth, nodes = StudySearcher(changes, budget).level(pos)
+        if changes == KEPT:
+            reference = level_move(pos, budget=budget)
+            if (depth, nodes) != (reference.depth, reference.nodes):
+                raise AssertionError(f"the study's searcher left the contract: {pos}")
+        depths.append(depth)
+    return depths
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="python -m python_bridge.reference.contract_study",
+                           description=__doc__.splitlines()[0].split(": ", 1)[-1])
+    parser.add_argument("--positions", type=whole_number(1, 2000), metavar="1-2000", default=300,
+                        help="positions of seeded 6-pit, 4-seed games (default 300)")
+    parser.add_argument("--budget", type=whole_number(100, 200000), metavar="100-200000", default=NODE_BUDGET,
+                        help=f"positions a move may visit (default {NODE_BUDGET}, the default level's)")
+    parser.add_argument("--seed", type=whole_number(0, 999999999), metavar="0-999999999", default=1960,
+                        help="the seed that picks the games (default 1960, the bench's)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    positions = varied_positions(args.positions, args.seed)
+    middle = [n for n, pos in enumerate(positions) if is_midgame(pos)]
+    print(f"depth reached at a budget of {args.budget} positions: {len(positions)} positions of seeded games "
+          f"(seed {args.seed}), {len(middle)} of them midgame")
+    rows = [("old contract", frozenset())] + [(f"+ {c}", frozenset({c})) for c in CHANGES]
+    rows += [("kept: first, decided", KEPT)] + [(f"kept + {c}", KEPT | {c}) for c in CHANGES if c not in KEPT]
+    for name, changes in rows:
+        depths = study(changes, positions, args.budget)
+        mid = [depths[n] for n in middle]
+        print(f"  {name:22s} all: median {statistics.median(depths):4.1f} mean {statistics.mean(depths):5.2f}   "
+              f"midgame: median {statistics.median(mid):4.1f} mean {statistics.mean(mid):5.2f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
