@@ -4,8 +4,10 @@
 game records as text), ``search`` (the search contract the PDP-1 mirrors exactly: values, best
 pits and node counts), ``prove`` (the proof contract of the PDP-1's ``w``: null-window
 alpha-beta to the end of the game, verdict and node count), ``fast_rules`` and ``solver`` (exact game values), ``published`` (values
-from the literature), ``game`` (a game in progress, with the pie rule's seats), ``benchmark`` and
-``solve_table`` (``python -m`` entry points that measure and tabulate the reference itself).
+from the literature), ``game`` (a game in progress, with the pie rule's seats), ``samples`` (the
+seeded positions every depth and speed figure is measured on), ``benchmark``, ``contract_study`` and
+``solve_table`` (``python -m`` entry points that measure and tabulate the reference itself; the
+study measures what each search-contract change buys in depth).
 
 May import: the standard library only.  Everything else in ``python_bridge`` may import it.
 """
