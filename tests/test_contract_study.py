@@ -1,0 +1,31 @@
+"""``make bench-contract``'s searcher: with the kept rules it is the contract, and every change runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from python_bridge.reference.contract_study import CHANGES, KEPT, StudySearcher, study
+from python_bridge.reference.samples import varied_positions
+from python_bridge.reference.search import level_move
+
+POSITIONS = varied_positions(12, seed=5)
+
+
+def test_the_kept_rules_are_the_default_level() -> None:
+    for pos in POSITIONS:
+        depth, nodes = StudySearcher(KEPT, 1500).level(pos)
+        reference = level_move(pos, budget=1500)
+        assert (depth, nodes) == (reference.depth, reference.nodes)
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_each_change_studies_every_position(change: str) -> None:
+    depths = study(KEPT | {change}, POSITIONS, 1500)
+    assert len(depths) == len(POSITIONS) and all(1 <= d <= 20 for d in depths)
+
+
+def test_the_old_contract_differs_from_the_new_somewhere() -> None:
+    # the two kept rules change node counts (and so depths) on some of these positions
+    old = [StudySearcher(frozenset(), 1500).level(pos) for pos in POSITIONS]
+    new = [StudySearcher(KEPT, 1500).level(pos) for pos in POSITIONS]
+    assert old != new
