@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from python_bridge.checking.openspiel_layout import SIDE_OF, action_of
-from python_bridge.checking.strength import (OPPONENTS, GameSpec, Tally, _chooser, all_openings, header, openings_for,
+from python_bridge.checking.strength import (OPPONENTS, GameSpec, Tally, chooser, all_openings, header, openings_for,
                                              play_game, run, specs_for)
 from python_bridge.reference.rules import NORTH, SOUTH, play, start_position
 from python_bridge.reference.search import NODE_BUDGET
@@ -56,7 +56,7 @@ def test_the_lines_have_the_issues_form() -> None:
         "vs ab8: 24 games, wins 15, draws 1, losses 8, win rate 62.5%, mean margin +3.4"
     assert Tally(2, 0, 0, 2, -3).line("total") == \
         "total: 2 games, wins 0, draws 0, losses 2, win rate 0.0%, mean margin -1.5"
-    assert f"{NODE_BUDGET:,} positions a move" in header(list(OPPONENTS), 20, 1)
+    assert f"{NODE_BUDGET:,} positions a move" in header(20, 1)
 
 
 def test_without_open_spiel_one_line_names_make_bench_strength() -> None:
@@ -86,8 +86,8 @@ def test_a_seed_fixes_the_games_whatever_the_jobs(open_spiel: None) -> None:
 def test_an_mcts_bot_chooses_the_same_for_the_same_seed(open_spiel: None) -> None:
     """Its choices along a game, made twice by bots built from the same spec (a whole MCTS game takes a while)."""
     spec = GameSpec("mcts1k", 0, openings_for(2, 3)[0], NORTH, 3)
-    game, one = _chooser(OPPONENTS["mcts1k"], spec)
-    _, two = _chooser(OPPONENTS["mcts1k"], spec)
+    game, one = chooser(OPPONENTS["mcts1k"], spec)
+    _, two = chooser(OPPONENTS["mcts1k"], spec)
     moves = play_game(GameSpec("ab4", 0, spec.opening, SOUTH, 3)).moves    # a game to walk along
     state, checked = game.new_initial_state(), 0
     for pit in moves:

@@ -142,7 +142,7 @@ def bot_seed(spec: GameSpec) -> int:
     return random.Random(f"{spec.seed} {spec.opponent} {spec.number}").randrange(2**32)
 
 
-def _chooser(opponent: Opponent, spec: GameSpec):
+def chooser(opponent: Opponent, spec: GameSpec):
     """A function from an OpenSpiel state to OpenSpiel's chosen action."""
     import numpy as np
     import pyspiel
@@ -172,7 +172,7 @@ def _chooser(opponent: Opponent, spec: GameSpec):
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game to the end: our level against the opponent, both boards kept in step."""
     opponent = OPPONENTS[spec.opponent]
-    game, choose = _chooser(opponent, spec)
+    game, choose = chooser(opponent, spec)
     state = game.new_initial_state()
     position = start_position(PITS, SEEDS)
     moves: list[int] = []
@@ -240,7 +240,8 @@ def play_all(specs: Sequence[GameSpec], jobs: int) -> Iterator[GameResult]:
         yield from pool.imap(play_game, specs, chunksize=1)
 
 
-def header(opponents: Sequence[str], games: int, seed: int) -> str:
+def header(games: int, seed: int) -> str:
+    """The run's first line: what our side plays, on which game, from how many openings."""
     distinct = min(games // 2, len(all_openings()))
     return (f"strength of our {default_level()}; Kalah({PITS},{SEEDS}), {STANDARD.describe()}; "
             f"{games} games an opponent from {distinct} distinct {OPENING_PLIES}-ply openings, each with both "
@@ -251,7 +252,7 @@ def run(opponents: Sequence[str], games: int, seed: int, jobs: int, out=print) -
     """Play the benchmark and print its lines: the header, one line an opponent as it finishes, the total, the time."""
     require_open_spiel()
     started = time.monotonic()
-    out(header(opponents, games, seed))
+    out(header(games, seed))
     results: list[GameResult] = []
     current: list[GameResult] = []
     for result in play_all(specs_for(opponents, games, seed), jobs):
@@ -266,4 +267,4 @@ def run(opponents: Sequence[str], games: int, seed: int, jobs: int, out=print) -
 
 
 __all__ = ["OPPONENTS", "Opponent", "OpenSpielMissing", "RulesDiverged", "GameSpec", "GameResult", "Tally",
-           "all_openings", "openings_for", "specs_for", "play_game", "run", "default_level", "header"]
+           "all_openings", "openings_for", "specs_for", "chooser", "play_game", "run", "default_level", "header"]
