@@ -1,6 +1,7 @@
 # Every entry point of the project (`make` alone, or `make help`, lists them). Each target first runs
 # scripts/bootstrap.sh, which installs simh and the Python virtual environment when they are missing:
-# only what playing needs (pexpect), or with MODE=kiosk aiohttp too, or with MODE=test the test tools.
+# only what playing needs (pexpect), or with MODE=kiosk aiohttp too, or with MODE=test the test tools,
+# or with MODE=bench OpenSpiel (the strength benchmark's opponents; nothing else installs it).
 
 PY      := .venv/bin/python
 SETUP   := scripts/bootstrap.sh
@@ -11,13 +12,13 @@ MODE    ?= play
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/prove.mac pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
+.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-strength bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
 	@grep -E '^## ' Makefile | sed 's/^## /  make /'
 
-## setup: install simh, .venv and the Python packages (MODE=play: pexpect only; MODE=kiosk: aiohttp too; MODE=test: pytest, hypothesis, playwright)
+## setup: install simh, .venv and the Python packages (MODE=play: pexpect only; MODE=kiosk: aiohttp too; MODE=test: pytest, hypothesis, playwright; MODE=bench: open-spiel)
 setup:
 	@$(SETUP) $(MODE)
 
@@ -83,9 +84,15 @@ bench: build
 bench-ref: setup
 	$(PY) -m python_bridge.reference.benchmark
 
-## bench-contract: depth each search-contract change buys at the default level's budget (POSITIONS=300 BUDGET=4000)
+## bench-contract: depth each search-contract change buys at the default level's budget (POSITIONS=300 BUDGET=4800)
 bench-contract: setup
 	$(PY) -m python_bridge.reference.contract_study $(if $(POSITIONS),--positions $(POSITIONS)) $(if $(BUDGET),--budget $(BUDGET))
+
+## bench-strength: the default level against OpenSpiel's alpha-beta (depths 4, 6, 8) and MCTS (1k, 10k), GAMES games each (ARGS="--opponents ab8 --jobs 2 --seed 3")
+bench-strength: GAMES ?= 20
+bench-strength: MODE = bench
+bench-strength: setup
+	$(PY) -m python_bridge strength --games $(GAMES) $(ARGS)
 
 ## bench-asm: time macro1 and tools.macro on a long generated source and the Kalah sources
 bench-asm: setup

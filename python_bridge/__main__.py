@@ -19,6 +19,7 @@ COMMANDS = {
     "soak": "soak",
     "think": "think",
     "prove": "prove",
+    "strength": "strength",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Set up what a make target needs on a fresh Debian machine, idempotently, in one line:
-#   scripts/bootstrap.sh [play|kiosk|test] [debian-package ...]
+#   scripts/bootstrap.sh [play|kiosk|test|bench] [debian-package ...]
 #   1. Debian's simh package (/usr/bin/pdp1 and /usr/bin/macro1) when missing, and any package named;
 #   2. a Python virtual environment in .venv with the project and what the mode needs:
 #      play  - pexpect and the project (the default: make play, demo, build, crosscheck, ...)
 #      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak)
 #      test  - and pytest, hypothesis, playwright (make test)
+#      bench - and open-spiel, the strength benchmark's opponents (make bench-strength; a large wheel,
+#              so no other mode installs it)
 # Quiet: one line when something is installed, nothing when all is there; on a failure the
 # log of what was tried is shown.  Called by every Makefile entry point.
 set -euo pipefail
@@ -13,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 mode=play
 case "${1:-}" in
-    play|kiosk|test) mode=$1; shift ;;
+    play|kiosk|test|bench) mode=$1; shift ;;
     "") ;;
     *) mode=test ;;   # the older form: bootstrap.sh chromium (the browser test's set-up)
 esac
@@ -21,6 +23,7 @@ case $mode in
     play)  extras="" ;;
     kiosk) extras="[kiosk]" ;;
     test)  extras="[test]" ;;
+    bench) extras="[bench]" ;;
 esac
 
 log=$(mktemp "${TMPDIR:-/tmp}/kalah-setup.XXXXXX")
@@ -70,5 +73,6 @@ if [ $need_pip -eq 1 ]; then
     # a fuller mode includes the smaller ones
     [ $mode = test ] && touch .venv/.installed-kiosk .venv/.installed-play
     [ $mode = kiosk ] && touch .venv/.installed-play
+    [ $mode = bench ] && touch .venv/.installed-play
 fi
 exit 0

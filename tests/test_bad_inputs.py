@@ -218,6 +218,9 @@ EXTRA = {
         ["best", "0 0 0 0 0 0 24 0 0 0 0 0 0 24 e", "3"], ["move", "4 4 4 4 s", "2"],
     ],
     "python -m python_bridge.reference.benchmark": [["--min-depth", "9", "--max-depth", "4"]],
+    "python -m python_bridge strength": [["--games", "3"], ["--games", "999"], ["--opponents", "ab4,ab4"],
+                                         ["--opponents", "ab4,"], ["--opponents", ",ab4"], ["--opponents", "AB4"],
+                                         ["--opponents", "ab4 ,ab6"], ["--opponents", "mcts"]],
 }
 
 
@@ -335,6 +338,8 @@ def test_the_same_option_means_the_same_in_every_command() -> None:
                 for option in action.option_strings:
                     # the upper bound may differ (bench --games costs more than crosscheck --games)
                     low = bounds(action)[0] if bounds(action) else None
+                    if getattr(action.type, "even", False):
+                        low -= 1  # an even count (strength --games: each opening with both colours) starts at 2
                     kind = (low, tuple(action.choices) if action.choices else None,
                             getattr(action.type, "__name__", None), action.dest, action.nargs)
                     where = " ".join([entry.name.split()[-1], *prefix])
@@ -371,6 +376,7 @@ SUBPROCESS_CASES = [
     ["-m", "python_bridge", "fuzz", "--cases", "10", "--jobs", "1000000"],
     ["-m", "python_bridge", "fuzz", "--group", "-1"],
     ["-m", "python_bridge", "play", "--level", "é"],
+    ["-m", "python_bridge", "strength", "--games", "21"],
     ["-m", "tools.tape", "check", "/no/such/tape.rim"],
     ["-m", "python_bridge.reference.benchmark", "--repeats", "0"],
 ]

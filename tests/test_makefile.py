@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,13 +24,20 @@ def test_make_alone_is_make_help_and_lists_every_target() -> None:
 
 
 def test_setup_modes_install_only_what_the_target_needs() -> None:
-    """make play sets up for playing only; make test (and fuzz-asm) for testing; the kiosk's for the kiosk."""
+    """make play sets up for playing only; make test (and fuzz-asm) for testing; the kiosk's for the kiosk;
+    make bench-strength for OpenSpiel, which no other mode installs."""
     def mode_of(target: str) -> str:
         dry = make("-n", target, "ARGS=--help", "GAMES=1")  # -n: the commands are shown, not run
         found = re.search(r"scripts/bootstrap.sh (\w+)", dry.stdout)
         assert found, dry.stdout + dry.stderr
         return found.group(1)
 
-    assert {target: mode_of(target) for target in ("play", "demo", "build", "test", "kiosk", "soak", "fuzz-asm")} \
+    targets = ("play", "demo", "build", "test", "kiosk", "soak", "fuzz-asm", "bench-strength")
+    assert {target: mode_of(target) for target in targets} \
         == {"play": "play", "demo": "play", "build": "play", "test": "test", "kiosk": "kiosk", "soak": "kiosk",
-            "fuzz-asm": "test"}
+            "fuzz-asm": "test", "bench-strength": "bench"}
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    holding = {name for name, packages in extras.items() if any(p.startswith("open-spiel") for p in packages)}
+    assert holding == {"bench"}
+    setup = (ROOT / "scripts" / "bootstrap.sh").read_text()
+    assert re.search(r'^\s*bench\) extras="\[bench\]"', setup, re.M) and setup.count('"[bench]"') == 1

@@ -5,9 +5,12 @@ machine by a visitor or a reference player), ``recovery`` (a dead or hung emulat
 the game restored), ``games`` (seeded cross-check games), ``fuzz`` (the diagnostic-mode
 differential fuzz), ``parallel`` (work dealt to several emulators), ``proof`` (a proof on the
 PDP-1, its cycles counted, checked against ``reference.prove``), ``figures`` (the ``bench``
-measurements); shared by the commands a visitor plays through: ``keyboard`` (the visitor's keys
+measurements), ``strength`` (the default level, played by the reference, against OpenSpiel's
+bots: ``make bench-strength``) and ``openspiel_layout`` (OpenSpiel's mancala board and actions
+mapped to our pits); shared by the commands a visitor plays through: ``keyboard`` (the visitor's keys
 at the host terminal: refused keys, type-ahead), ``record_files`` (names no two sessions share),
 ``wording`` (counted nouns).
 
-May import: ``machine``, ``reference``, ``tools`` and the standard library.
+May import: ``machine``, ``reference``, ``tools`` and the standard library (``strength`` also the
+optional ``open_spiel``, inside its functions).
 """
