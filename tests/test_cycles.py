@@ -9,6 +9,8 @@ mnemonics).
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from python_bridge.machine.cycles import CycleCounter, HistoryEntry, entry_cycles, parse_history, seconds
@@ -138,6 +140,7 @@ def test_the_kalah_search_agrees_with_a_count_from_its_own_tape() -> None:
         assert isinstance(stop, BreakpointReached) and stop.pc == symbols["best"]
         before = sim.instructions()
         counter = CycleCounter(sim)
+        counter.by_address = Counter()
         counter.run_to(symbols["bestx"], 65_536)  # one slice: the history still holds it all
         ran = sim.instructions() - before
         listing = sim.command("show cpu history=65536", timeout=60)
@@ -152,3 +155,18 @@ def test_the_kalah_search_agrees_with_a_count_from_its_own_tape() -> None:
     assert abs(counter.cycles - independent) <= independent / 100  # the 1 %; in fact equal
     assert counter.cycles == independent
     assert 1.5 < counter.cycles / counter.instructions < 2.2
+    # the profile: every instruction's cycles under its own address, the same as timed from its word
+    assert counter.by_address == Counter({pc: _word_cycles_from_bits(core[pc], core) * n
+                                          for pc, n in Counter(pcs).items()})
+
+
+def test_the_bench_profile_shares_out_exactly_the_search_cycles(kalah_tape) -> None:
+    from python_bridge.checking.figures import PARTS, measure_profile
+    from python_bridge.checking.thinking import measure_once
+
+    position = start_position()
+    nodes, parts = measure_profile([position], 4)
+    measured = measure_once(position, depth=4)
+    assert nodes == measured.nodes
+    assert sum(parts.values()) == measured.cycles
+    assert set(parts) == set(PARTS) and all(cycles > 0 for cycles in parts.values())

@@ -14,10 +14,12 @@
 
 from __future__ import annotations
 
+import bisect
 import random
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from .fuzz import run_fuzz
@@ -64,6 +66,37 @@ def measure_search(positions: list, depths: list[int]) -> list[SearchFigures]:
     return figures
 
 
+# The search's routines by what they do, each named by its entry labels (pdp1_src/search.mac and
+# rules.mac); an instruction belongs to the nearest entry label at or below its address.
+PARTS = {
+    "keeping and putting back boards": ("ssave", "rest"),
+    "listing moves": ("srch", "sgenn", "sgend", "sgo", "sfst"),
+    "going down a ply and back": ("sdeep", "sflip", "spop", "sback", "setv"),
+    "make and the end check": ("make", "rs0", "rn0", "hstor", "hown", "hpass", "endck", "endstd", "enddef", "sweep"),
+    "the leaves (lval) and their loop": ("sleaf1", "lval", "slap"),
+    "trying moves, cut-offs and counting": ("best", "bestk", "smove", "sleaf", "sval", "ncry"),
+}
+
+
+def measure_profile(positions: list, depth: int) -> tuple[int, dict[str, int]]:
+    """Positions searched by ``b depth`` on each position, and the memory cycles each part of the search took."""
+    symbols = program_symbols()
+    entries = sorted((symbols[label], part) for part, labels in PARTS.items() for label in labels)
+    addresses = [address for address, _ in entries]
+    totals = {part: 0 for part in PARTS}
+    nodes = 0
+    with Thinker(6, depth=depth) as thinker:
+        thinker.counter.by_address = Counter()
+        for pos in positions:
+            nodes += thinker.measure(pos).nodes
+        for address, cycles in thinker.counter.by_address.items():
+            at = bisect.bisect_right(addresses, address) - 1
+            if at < 0:
+                raise ValueError(f"an instruction at {address:04o}, below the search's routines")
+            totals[entries[at][1]] += cycles
+    return nodes, totals
+
+
 def measure_default_level(positions: list) -> list[Measured]:
     """The default level on each position, exactly as play mode thinks, in instructions and cycles."""
     with Thinker(6) as thinker:
@@ -101,6 +134,11 @@ def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -
         print(f"  depth {fig.depth}: {fig.nodes:7d} positions {fig.instructions:9d} instructions "
               f"= {fig.instructions / fig.nodes:6.1f} instructions a position, {fig.cycles:9d} cycles "
               f"= {fig.cycles / fig.nodes:6.1f} cycles a position ({fig.cycles / fig.instructions:.2f} an instruction)")
+
+    nodes, parts = measure_profile(positions[:20], 6)
+    print(f"  where the cycles go, b 6 on the first 20 of them ({nodes} positions): "
+          + ", ".join(f"{part} {cycles / nodes:.0f}" for part, cycles in parts.items())
+          + f"; in all {sum(parts.values()) / nodes:.1f} a position")
 
     level_positions = varied_positions(level_count, seed)
     moves = measure_default_level(level_positions)

@@ -42,7 +42,9 @@ API (small and stable; other modules build on it):
   instructions (any n: slices of at most the history length) and returns
   what ``Simh.step`` returns, adding to ``instructions`` and ``cycles``; a
   stop inside (a breakpoint, a halt) is counted up to it and then raised;
-  ``run_to(address)`` steps until the PC reaches a breakpoint there.
+  ``run_to(address)`` steps until the PC reaches a breakpoint there;
+  ``by_address``, when set to a ``Counter``, also gets each instruction's
+  cycles added under its address (a profile: ``bench`` groups it by routine).
 """
 
 from __future__ import annotations
@@ -258,6 +260,7 @@ class CycleCounter:
         self.history = history
         self.instructions = 0
         self.cycles = 0
+        self.by_address: Counter[int] | None = None
         out = sim.command(f"set cpu history={history}")
         if out:
             raise SimhError(f"set cpu history={history}: {out}", sim.tail())
@@ -271,9 +274,10 @@ class CycleCounter:
 
     def _count_slice(self) -> None:
         text = _read_listing(self.sim, f"show cpu history={self.history}", max(self.sim.timeout, 60.0))
+        fields = _fields(text)
         # The same instruction times the same each time (given its pointer words): time each
         # distinct (mnemonic, indirect, address) once.
-        kinds = Counter((m, ind, a) for _, _, m, ind, a in _fields(text))
+        kinds = Counter((m, ind, a) for _, _, m, ind, a in fields)
         entries = []
         for mnemonic, ind, address in kinds:
             m = mnemonic.upper()
@@ -285,8 +289,12 @@ class CycleCounter:
             entries.append(HistoryEntry(0, m, addressed and bool(ind), int(address, 8) if addressed else None, None))
         core = _Core(self.sim)
         core.fetch(needed_words(entries))
-        self.cycles += sum(count * entry_cycles(entry, core) for entry, count in zip(entries, kinds.values()))
+        each = {kind: entry_cycles(entry, core) for kind, entry in zip(kinds, entries)}
+        self.cycles += sum(count * each[kind] for kind, count in kinds.items())
         self.instructions += sum(kinds.values())
+        if self.by_address is not None:
+            for pc, _, m, ind, a in fields:
+                self.by_address[int(pc, 8)] += each[(m, ind, a)]
 
     def _slice(self, n: int, timeout: float | None) -> tuple[str, int | None]:
         self.sim.command("set cpu history")  # empty it: only this slice is listed
