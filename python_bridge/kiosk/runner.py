@@ -537,7 +537,17 @@ class KioskRunner:
                 return self.session.play_game(resume=resume)
             except (SimhError, OSError) as failure:
                 checker = self.session.checker
-                if checker is None or checker.finished or restarts_here >= MAX_RESTARTS_A_GAME:
+                if checker is not None and checker.finished:
+                    # the emulator died after the game's last move: every move is checked and
+                    # nothing is left to restore; the next game starts on a fresh emulator
+                    self.stats.restarts += 1
+                    self._keep_counters()
+                    self.log.warning("game %d: the emulator failed after the game ended (%s); record %s; "
+                                     "the next game starts on a fresh emulator", self.game_no,
+                                     str(failure).splitlines()[0], format_record(checker.game.record))
+                    return GameOutcome(checker.title, list(checker.game.record), None, checker.moves_checked,
+                                       checker.choices_checked, self.session.transcript)
+                if checker is None or restarts_here >= MAX_RESTARTS_A_GAME:
                     raise
                 restarts_here += 1
                 self.stats.restarts += 1
