@@ -168,7 +168,11 @@ class ProofMachine:
                 time.sleep(ahead)
         if progress:
             progress(self._progress_now(began))
-        instructions, cycles = self.counter.instructions, self.counter.cycles
+        return self._answer(position, bound, output, self.counter.instructions, self.counter.cycles, began)
+
+    def _answer(self, position: Position, bound: int, output: list[str], instructions: int,
+                cycles: int | None, began: float) -> ProofRun:
+        """The program's answer line after ``prove`` has returned, checked against the reference."""
         self.sim.unread("".join(output))
         self.sim.cont()
         answer = self.sim.expect(_ANSWER, 60).group(1)
@@ -206,14 +210,7 @@ class ProofMachine:
                     progress(Progress(nodes, time.perf_counter() - began, 0.0))
         finally:
             self.sim.clear_breakpoint(leave)
-        self.sim.unread("".join(output))
-        instructions = self.sim.instructions() - first
-        self.sim.cont()
-        answer = self.sim.expect(_ANSWER, 60).group(1)
-        host = time.perf_counter() - began
-        self.sim.stop()
-        return ProofRun(position, bound, self.variants, answer, self._reference(position, bound, answer),
-                        instructions, None, host)
+        return self._answer(position, bound, output, self.sim.instructions() - first, None, began)
 
 
 @dataclass(frozen=True)
