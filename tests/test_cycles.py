@@ -161,12 +161,11 @@ def test_the_kalah_search_agrees_with_a_count_from_its_own_tape() -> None:
 
 
 def test_the_bench_profile_shares_out_exactly_the_search_cycles(kalah_tape) -> None:
-    from python_bridge.checking.figures import PARTS, measure_profile
-    from python_bridge.checking.thinking import measure_once
+    from python_bridge.checking.figures import PARTS, measure_search
 
-    position = start_position()
-    nodes, parts = measure_profile([position], 4)
-    measured = measure_once(position, depth=4)
-    assert nodes == measured.nodes
-    assert sum(parts.values()) == measured.cycles
-    assert set(parts) == set(PARTS) and all(cycles > 0 for cycles in parts.values())
+    (plain,) = measure_search([start_position()], [4])
+    (profiled,) = measure_search([start_position()], [4], profile=4)
+    assert plain.parts is None and profiled.parts is not None
+    assert (profiled.nodes, profiled.cycles) == (plain.nodes, plain.cycles)
+    assert sum(profiled.parts.values()) == profiled.cycles
+    assert set(profiled.parts) == set(PARTS) and all(cycles > 0 for cycles in profiled.parts.values())

@@ -42,30 +42,6 @@ def core_figures() -> tuple[dict[str, int], int]:
     return program_symbols(), max(tape.memory)
 
 
-@dataclass
-class SearchFigures:
-    depth: int
-    nodes: int
-    instructions: int
-    cycles: int
-
-
-def measure_search(positions: list, depths: list[int]) -> list[SearchFigures]:
-    """Instructions, cycles and positions of the ``b`` command, from the search's entry to its exit."""
-    figures = []
-    with Thinker(6, depth=depths[0]) as thinker:
-        for depth in depths:
-            thinker.depth = depth
-            total = SearchFigures(depth, 0, 0, 0)
-            for pos in positions:
-                measured = thinker.measure(pos)
-                total.nodes += measured.nodes
-                total.instructions += measured.instructions
-                total.cycles += measured.cycles
-            figures.append(total)
-    return figures
-
-
 # The search's routines by what they do, each named by its entry labels (pdp1_src/search.mac and
 # rules.mac); an instruction belongs to the nearest entry label at or below its address.
 PARTS = {
@@ -78,23 +54,49 @@ PARTS = {
 }
 
 
-def measure_profile(positions: list, depth: int) -> tuple[int, dict[str, int]]:
-    """Positions searched by ``b depth`` on each position, and the memory cycles each part of the search took."""
+@dataclass
+class SearchFigures:
+    depth: int
+    nodes: int
+    instructions: int
+    cycles: int
+    parts: dict[str, int] | None = None  # the cycles by PARTS, for the depth profiled
+
+
+def cycles_by_part(by_address: Counter[int]) -> dict[str, int]:
+    """Memory cycles tallied by address (``CycleCounter.by_address``) summed into the search's PARTS."""
     symbols = program_symbols()
     entries = sorted((symbols[label], part) for part, labels in PARTS.items() for label in labels)
     addresses = [address for address, _ in entries]
     totals = {part: 0 for part in PARTS}
-    nodes = 0
-    with Thinker(6, depth=depth) as thinker:
-        thinker.counter.by_address = Counter()
-        for pos in positions:
-            nodes += thinker.measure(pos).nodes
-        for address, cycles in thinker.counter.by_address.items():
-            at = bisect.bisect_right(addresses, address) - 1
-            if at < 0:
-                raise ValueError(f"an instruction at {address:04o}, below the search's routines")
-            totals[entries[at][1]] += cycles
-    return nodes, totals
+    for address, cycles in by_address.items():
+        at = bisect.bisect_right(addresses, address) - 1
+        if at < 0:
+            raise ValueError(f"an instruction at {address:04o}, below the search's routines")
+        totals[entries[at][1]] += cycles
+    return totals
+
+
+def measure_search(positions: list, depths: list[int], profile: int | None = None) -> list[SearchFigures]:
+    """Instructions, cycles and positions of the ``b`` command, from the search's entry to its exit.
+
+    At depth ``profile`` the same run also sums each instruction's cycles into PARTS.
+    """
+    figures = []
+    with Thinker(6, depth=depths[0]) as thinker:
+        for depth in depths:
+            thinker.depth = depth
+            thinker.counter.by_address = Counter() if depth == profile else None
+            total = SearchFigures(depth, 0, 0, 0)
+            for pos in positions:
+                measured = thinker.measure(pos)
+                total.nodes += measured.nodes
+                total.instructions += measured.instructions
+                total.cycles += measured.cycles
+            if thinker.counter.by_address is not None:
+                total.parts = cycles_by_part(thinker.counter.by_address)
+            figures.append(total)
+    return figures
 
 
 def measure_default_level(positions: list) -> list[Measured]:
@@ -130,15 +132,16 @@ def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -
     positions = sample_positions(positions_count, seed)
     print(f"\nsearch cost, b command, {len(positions)} positions from seeded reference games "
           "(from the search's entry to its exit, every instruction's memory cycles from SIMH's history):")
-    for fig in measure_search(positions, [4, 5, 6, 7]):
+    searches = measure_search(positions, [4, 5, 6, 7], profile=6)
+    for fig in searches:
         print(f"  depth {fig.depth}: {fig.nodes:7d} positions {fig.instructions:9d} instructions "
               f"= {fig.instructions / fig.nodes:6.1f} instructions a position, {fig.cycles:9d} cycles "
               f"= {fig.cycles / fig.nodes:6.1f} cycles a position ({fig.cycles / fig.instructions:.2f} an instruction)")
 
-    nodes, parts = measure_profile(positions[:20], 6)
-    print(f"  where the cycles go, b 6 on the first 20 of them ({nodes} positions): "
-          + ", ".join(f"{part} {cycles / nodes:.0f}" for part, cycles in parts.items())
-          + f"; in all {sum(parts.values()) / nodes:.1f} a position")
+    profiled = next(fig for fig in searches if fig.parts)
+    print(f"  where the cycles go, depth {profiled.depth} (each instruction's cycles summed by routine): "
+          + ", ".join(f"{part} {cycles / profiled.nodes:.0f}" for part, cycles in profiled.parts.items())
+          + f"; in all {profiled.cycles / profiled.nodes:.1f} a position")
 
     level_positions = varied_positions(level_count, seed)
     moves = measure_default_level(level_positions)

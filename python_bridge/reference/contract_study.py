@@ -78,7 +78,6 @@ class StudySearcher:
 
     def _negamax(self, pos: Position, view: str, depth: int, a: int, b: int, ply: int) -> int:
         self._count()
-        m = pos.pits
         mine, theirs = pos.store(view), pos.store(other(view))
         decided = "decided" in self.changes and max(mine, theirs) > self.half
         if depth == 0 or pos.to_move == ENDED or decided:
