@@ -6,7 +6,7 @@ import os
 import random
 import signal
 
-from python_bridge.machine.transcript import Move
+from python_bridge.machine.transcript import GameOver, Move
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.kalah_program import KalahMachine
 from python_bridge.reference.rules import Variants
@@ -57,3 +57,52 @@ def test_a_hung_emulator_is_detected_and_replaced(kalah_tape) -> None:
     assert restarts == 1
     assert any("no output" in n for n in notices), notices
     assert record == _uninterrupted_record(4)
+
+
+
+def _lost_at_the_end(seed: int, fail) -> tuple[RecoveringGame, list[str]]:
+    """Two games; ``fail`` strikes the emulator as the first game's last line is read.
+
+    Whether the failure is then seen waiting for the new-game offer or when
+    the key for the next game is typed (or the title awaited) depends on how
+    the output arrives; either way the first game's result stands and the
+    second runs on a fresh emulator.
+    """
+    notices: list[str] = []
+    game = RecoveringGame(PANEL, RandomVisitor(random.Random(seed)), notice=notices.append, silence_timeout=2)
+
+    def on_event(event, checker) -> None:
+        if isinstance(event, GameOver):
+            game.on_event = None
+            fail(game.machine.sim)
+
+    game.on_event = on_event
+    with game:
+        first = game.play_game()
+        assert first.end is not None and first.record == _uninterrupted_record(seed)  # nothing lost
+        game.new_game()
+        second = game.play_game()
+    assert second.end is not None and second.moves_checked >= len(second.record) - 1
+    assert game.restarts == 1 and not game.machine_lost
+    assert any("The next game starts on a fresh one" in n for n in notices), notices
+    return game, notices
+
+
+def test_an_emulator_killed_after_the_last_move_leaves_the_game_and_the_next_starts_fresh(kalah_tape) -> None:
+    _lost_at_the_end(5, lambda sim: sim.kill())
+
+
+def test_an_emulator_hung_after_the_last_move_leaves_the_game_and_the_next_starts_fresh(kalah_tape) -> None:
+    _lost_at_the_end(6, lambda sim: os.kill(sim.pid, signal.SIGSTOP))
+
+
+def test_an_emulator_found_dead_waiting_for_the_new_game_offer_ends_the_game_cleanly(kalah_tape) -> None:
+    """The failure seen before the offer is read: the kill, then the session's next read (made here, so
+    that the offer already on its way is not read first) finds the process gone."""
+    def kill_and_read_on(sim) -> None:
+        sim.kill()
+        while True:
+            sim.read_some(1.0)
+
+    _game, notices = _lost_at_the_end(7, kill_and_read_on)
+    assert any("failed after the game ended" in n for n in notices), notices

@@ -37,6 +37,7 @@ class CrossChecker:
     transcript_tail: str = ""
     last_position_before: Position | None = None
     finished: bool = False
+    end: GameOver | None = None  # the game's last line, once checked (finished is then set)
     pending_board: bool = True  # a board is typed after the title and after every move or swap
     last_choice: tuple[int, int] | None = None  # (depth, positions) of the reference's last PDP-1 choice
 
@@ -186,4 +187,5 @@ class CrossChecker:
         got = None if end.winner is None else self.side_of(end.winner)
         if got != ref_winner:
             self._fail("the winner differs", pdp1=str(end.winner), reference=str(ref_winner))
+        self.end = end
         self.finished = True

@@ -105,12 +105,16 @@ def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossC
 
 
 def play_with_restarts(session: PlaySession, restore: Callable[[CrossChecker], KalahMachine],
-                       announce: Callable[[str], None]) -> tuple[GameOutcome, int]:
+                       announce: Callable[[str], None],
+                       lost_after_end: Callable[[str], None]) -> tuple[GameOutcome, int]:
     """Play the session's game to its end; whenever the emulator fails, announce why, put the
     machine ``restore`` gives for the checker's game in its place, and go on.
 
-    Returns the outcome and how many restarts it took.  A failure before the
-    game has begun, or after it has ended, is not recovered here: it raises.
+    Returns the outcome and how many restarts it took.  An emulator that
+    fails after the game's last line was printed and checked leaves nothing
+    to restore: ``lost_after_end`` hears why, the outcome is the finished
+    game's, and the caller must not type into that emulator again (the next
+    game needs a fresh one).  A failure before the game has begun raises.
     """
     resume = False
     restarts = 0
@@ -119,10 +123,14 @@ def play_with_restarts(session: PlaySession, restore: Callable[[CrossChecker], K
             return session.play_game(resume=resume), restarts
         except SimhError as failure:
             checker = session.checker
-            if checker is None or checker.finished or restarts >= MAX_RESTARTS:
+            reason = str(failure).splitlines()[0]
+            if checker is not None and checker.finished:
+                lost_after_end(reason)
+                return GameOutcome.of(checker, session.transcript), restarts
+            if checker is None or restarts >= MAX_RESTARTS:
                 raise
             restarts += 1
-            announce(str(failure).splitlines()[0])
+            announce(reason)
             session.machine = restore(checker)
             session.parser = TranscriptParser()
             resume = True
@@ -144,6 +152,7 @@ class RecoveringGame:
     game_restarts: int = 0  # in the game now being played (or the last one)
     machine: KalahMachine | None = None
     session: PlaySession | None = field(default=None, repr=False)
+    machine_lost: bool = False  # the emulator failed after the last game ended: the next needs a fresh one
 
     def start(self) -> None:
         self.machine = KalahMachine(self.panel, self.config)
@@ -151,7 +160,12 @@ class RecoveringGame:
                                    silence_timeout=self.silence_timeout, on_wait=self.on_wait)
 
     def play_game(self) -> GameOutcome:
-        """One game from its title (or from where the last failure left it) to its end."""
+        """One game from its title (or from where the last failure left it) to its end.
+
+        An emulator that fails before the game's title leaves nothing to
+        restore: a fresh one starts the game again, once (twice in a row is
+        a machine that cannot start, and raises).
+        """
         if self.machine is None:
             self.start()
         assert self.session is not None
@@ -163,8 +177,30 @@ class RecoveringGame:
             self.game_restarts += 1
             self.notice(f"[the PDP-1 failed: {reason}. Restarting it and restoring the game...]")
 
-        outcome, _restarts = play_with_restarts(self.session, self._replace_machine, announce)
+        def lost_after_end(reason: str) -> None:
+            self._lost(reason, "after the game ended")
+
+        try:
+            outcome, _restarts = play_with_restarts(self.session, self._replace_machine, announce, lost_after_end)
+        except SimhError as failure:
+            if self.session.checker is not None:
+                raise
+            self._lost(str(failure).splitlines()[0], "before the game began")
+            self._fresh()
+            outcome, _restarts = play_with_restarts(self.session, self._replace_machine, announce, lost_after_end)
         return outcome
+
+    def _lost(self, reason: str, when: str) -> None:
+        """An emulator failed where no game needs restoring: the next game starts on a fresh one."""
+        self.restarts += 1
+        self.game_restarts += 1
+        self.machine_lost = True
+        self.notice(f"[the PDP-1 failed {when}: {reason}. The next game starts on a fresh one]")
+
+    def _fresh(self) -> None:
+        self.close()
+        self.machine_lost = False
+        self.start()
 
     def _replace_machine(self, checker: CrossChecker) -> KalahMachine:
         if self.machine is not None:
@@ -174,8 +210,17 @@ class RecoveringGame:
         return self.machine
 
     def new_game(self) -> None:
+        """Answer the new-game offer.  After an emulator lost at the end of a game (or one that fails
+        as the key is typed), read the tape into a fresh one instead: it starts a game of its own
+        from the same panel."""
         assert self.session is not None
-        self.session.new_game()
+        if not self.machine_lost:
+            try:
+                self.session.new_game()
+                return
+            except SimhError as failure:
+                self._lost(str(failure).splitlines()[0], "as the new game was asked for")
+        self._fresh()
 
     def close(self) -> None:
         if self.machine is not None:

@@ -70,6 +70,12 @@ class GameOutcome:
     def record_text(self) -> str:
         return format_record(self.record)
 
+    @classmethod
+    def of(cls, checker: CrossChecker, transcript: str) -> "GameOutcome":
+        """What the game ``checker`` followed produced, its end included once it was printed and checked."""
+        return cls(checker.title, list(checker.game.record), checker.end, checker.moves_checked,
+                   checker.choices_checked, transcript)
+
 
 @dataclass
 class PlaySession:
@@ -94,7 +100,6 @@ class PlaySession:
         was restarted and the game deposited), rather than wait for a title.
         """
         sim = self.machine.sim
-        end: GameOver | None = None
         if not resume:
             self.checker = None
             self.pending_keys = None
@@ -123,16 +128,12 @@ class PlaySession:
                     self.pending_keys = None  # the PDP-1 has answered what was typed
                 if self.on_event:
                     self.on_event(event, checker)
-                if isinstance(event, GameOver):
-                    end = event
-                elif isinstance(event, Prompt):
+                if isinstance(event, Prompt):
                     self._answer(checker)
                 elif isinstance(event, NewGameOffer):
                     if not checker.finished:
                         raise CrossCheckMismatch("the PDP-1 offered a new game before the game ended")
-                    return GameOutcome(checker.title, list(checker.game.record), end,
-                                       checker.moves_checked, checker.choices_checked,
-                                       self.transcript)
+                    return GameOutcome.of(checker, self.transcript)
 
     def _read(self, sim) -> str:
         """The next output; while the PDP-1 is silent (thinking) ``on_wait`` hears how long it has been."""

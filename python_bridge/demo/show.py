@@ -380,7 +380,11 @@ class Show:
             self.presenter.machine = machine
             return machine
 
-        outcome, _restarts = play_with_restarts(self.session, restore, announce)
+        def lost_after_end(reason: str) -> None:
+            self.restarts += 1
+            self.presenter.notice(f"[the emulator failed after the game ended: {reason}]")
+
+        outcome, _restarts = play_with_restarts(self.session, restore, announce, lost_after_end)
         return outcome
 
 

@@ -545,8 +545,7 @@ class KioskRunner:
                     self.log.warning("game %d: the emulator failed after the game ended (%s); record %s; "
                                      "the next game starts on a fresh emulator", self.game_no,
                                      str(failure).splitlines()[0], format_record(checker.game.record))
-                    return GameOutcome(checker.title, list(checker.game.record), None, checker.moves_checked,
-                                       checker.choices_checked, self.session.transcript)
+                    return GameOutcome.of(checker, self.session.transcript)
                 if checker is None or restarts_here >= MAX_RESTARTS_A_GAME:
                     raise
                 restarts_here += 1
