@@ -84,7 +84,7 @@ def _lost_at_the_end(seed: int, fail) -> tuple[RecoveringGame, list[str]]:
         second = game.play_game()
     assert second.end is not None and second.moves_checked >= len(second.record) - 1
     assert game.restarts == 1 and not game.machine_lost
-    assert any("The next game starts on a fresh one" in n for n in notices), notices
+    assert any("The next game starts on a fresh emulator" in n for n in notices), notices
     return game, notices
 
 

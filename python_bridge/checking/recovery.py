@@ -195,7 +195,7 @@ class RecoveringGame:
         self.restarts += 1
         self.game_restarts += 1
         self.machine_lost = True
-        self.notice(f"[the PDP-1 failed {when}: {reason}. The next game starts on a fresh one]")
+        self.notice(f"[the PDP-1 failed {when}: {reason}. The next game starts on a fresh emulator]")
 
     def _fresh(self) -> None:
         self.close()
