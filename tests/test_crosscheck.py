@@ -83,3 +83,13 @@ def test_the_parser_reads_what_the_program_types() -> None:
     events = TranscriptParser().feed(text)
     assert events == [TITLE, OPENING, Prompt(False), Move("you", 3, 0, False)]
     assert OPENING.position("s", "s") == start_position(3, 2)
+
+
+@pytest.mark.parametrize("scores, winner, words", [
+    ((("pdp-1", 1), ("you", 3)), "you", "pdp-1 1, you 3; you win"),
+    ((("pdp-1", 9), ("you", 3)), "pdp-1", "pdp-1 9, you 3; pdp-1 wins"),
+    ((("south", 8), ("north", 8)), None, "south 8, north 8; a draw"),
+    ((("south", 10), ("north", 6)), "south", "south 10, north 6; south wins"),
+])
+def test_the_result_in_words_agrees_with_its_subject(scores, winner, words) -> None:
+    assert GameOver(scores, winner).result() == words

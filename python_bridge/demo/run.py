@@ -107,8 +107,7 @@ def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutc
                   f"record: {format_record(checker.game.record) or '(no move)'}",
                   f"moves cross-checked: {checker.moves_checked}, PDP-1 choices checked: {checker.choices_checked}"]
     if outcome is not None and outcome.end is not None:
-        scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
-        lines.append(f"result: {scores}; {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}")
+        lines.append(f"result: {outcome.end.result()}")
     elif outcome is None:
         lines.append("result: the show was stopped before the end")
     lines.append(f"emulator restarts: {show.restarts}")
@@ -226,8 +225,7 @@ def _is_terminal(stream: TextIO) -> bool:
 def summary(outcome: GameOutcome, thoughts: list[Thought], wall: float, restarts: int) -> str:
     lines = ["[the show is over]"]
     if outcome.end is not None:
-        scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
-        lines.append(f"  result: {scores}: {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}")
+        lines.append(f"  result: {outcome.end.result()}")
     lines.append(f"  {count(len(outcome.record), 'move')}, {outcome.moves_checked} cross-checked against the reference engine "
                  f"({outcome.choices_checked} of them the PDP-1's choices)")
     if thoughts:

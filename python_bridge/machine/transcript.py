@@ -98,6 +98,17 @@ class GameOver:
     scores: tuple[tuple[str, int], tuple[str, int]]
     winner: str | None  # a player name, None for a draw
 
+    def result(self) -> str:
+        """The result in words for a record or a summary: ``pdp-1 1, you 3; you win``.
+
+        Why here: the record of ``play``, the demo's record and its summary all
+        say it, and "you" takes "win" where a side's name takes "wins".
+        """
+        scores = ", ".join(f"{player} {score}" for player, score in self.scores)
+        if self.winner is None:
+            return f"{scores}; a draw"
+        return f"{scores}; {self.winner} {'win' if self.winner == 'you' else 'wins'}"
+
 
 @dataclass(frozen=True)
 class NewGameOffer:

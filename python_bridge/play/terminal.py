@@ -227,8 +227,7 @@ def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int,
     checker = session.checker
     t = checker.title
     if outcome is not None and outcome.end is not None:
-        scores = ", ".join(f"{player} {score}" for player, score in outcome.end.scores)
-        result = f"{scores}; {outcome.end.winner + ' wins' if outcome.end.winner else 'a draw'}"
+        result = outcome.end.result()
     else:
         result = f"not finished: {unfinished} after {count(len(checker.game.record), 'move')}"
     lines = [
