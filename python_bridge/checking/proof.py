@@ -23,7 +23,7 @@ from typing import Callable
 from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
-from ..machine.simh import BreakpointReached
+from ..machine.simh import BreakpointReached, Closing
 from ..reference.prove import ProofError, ProofResult, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
@@ -82,7 +82,7 @@ def _nodes(nhi: int, nlo: int) -> int:
     return nhi * 100_000 + value + 100_000
 
 
-class ProofMachine:
+class ProofMachine(Closing):
     """A diagnostic-mode PDP-1 kept for a series of proofs under one panel (pits, seeds, variants)."""
 
     def __init__(self, pits: int, seeds: int, variants: Variants) -> None:
@@ -97,12 +97,6 @@ class ProofMachine:
         except BaseException:
             self.machine.close()
             raise
-
-    def __enter__(self) -> "ProofMachine":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         self.machine.close()

@@ -24,7 +24,7 @@ from ..machine.kalah_program import KalahMachine, program_symbols
 from ..reference.rules import SOUTH, other
 from ..reference.notation import SWAP
 from .session import GameOutcome, PlaySession, Visitor
-from ..machine.simh import FULL_SPEED, BreakpointReached, MachineConfig, SimhError
+from ..machine.simh import FULL_SPEED, BreakpointReached, Closing, MachineConfig, SimhError
 
 MAX_RESTARTS = 20  # in one game; beyond that something is wrong with the machine, not the emulator
 
@@ -137,7 +137,7 @@ def play_with_restarts(session: PlaySession, restore: Callable[[CrossChecker], K
 
 
 @dataclass
-class RecoveringGame:
+class RecoveringGame(Closing):
     """Plays whole games on a machine that is restarted and restored whenever it fails."""
 
     panel: PanelSettings
@@ -227,8 +227,3 @@ class RecoveringGame:
             self.machine.close()
             self.machine = None
 
-    def __enter__(self) -> "RecoveringGame":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

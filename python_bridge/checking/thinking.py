@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, program_symbols
-from ..machine.simh import BreakpointReached, SimhError
+from ..machine.simh import BreakpointReached, Closing, SimhError
 from ..reference.rules import ENDED, SOUTH, Position, Variants, STANDARD
 from ..reference.search import SearchError, best_move, level_move
 
@@ -69,7 +69,7 @@ def _board_words(position: Position) -> list[int]:
             + list(board[m + 1:2 * m + 1]) + [0] * (6 - m) + [board[2 * m + 1]])
 
 
-class Thinker:
+class Thinker(Closing):
     """One PDP-1 measuring searches of ``pits``-pit positions under ``variants``.
 
     ``depth`` None: the default level as play mode thinks; 1-20: the ``b`` command.
@@ -105,12 +105,6 @@ class Thinker:
         except BaseException:
             self.machine.close()
             raise
-
-    def __enter__(self) -> "Thinker":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         self.machine.close()

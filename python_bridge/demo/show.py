@@ -36,7 +36,7 @@ from ..reference.rules import NORTH, SOUTH, pit_index
 from ..checking.keyboard import ask_visitor, flush_type_ahead
 from ..checking.session import GameOutcome, PlaySession, Visitor, VisitorQuit
 from ..checking.recovery import play_with_restarts, restore_machine
-from ..machine.simh import FULL_SPEED, QUIET_SPEED, MachineConfig, SimhError
+from ..machine.simh import FULL_SPEED, QUIET_SPEED, Closing, MachineConfig, SimhError
 
 NAMES = {"south": ("south", "South"), "north": ("north", "North"), "pdp-1": ("the PDP-1", "The PDP-1"),
          "you": ("you", "You")}
@@ -317,7 +317,7 @@ class DemoVisitor:
 
 
 @dataclass
-class Show:
+class Show(Closing):
     """One game of the demonstration on a fresh emulator, read in from the tape as the audience watches."""
 
     panel: PanelSettings
@@ -329,12 +329,6 @@ class Show:
     restarts: int = 0
     read_in_instructions: int = 0
     session: PlaySession | None = None
-
-    def __enter__(self) -> "Show":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         if self.presenter.machine is not None:

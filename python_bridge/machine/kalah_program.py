@@ -21,7 +21,7 @@ from .front_panel import PanelSettings
 from ..reference.rules import Position
 from ..reference.search import SearchResult
 from ..reference.notation import NotationError, format_position, parse_position
-from .simh import FULL_SPEED, MachineConfig, Simh, SimhError, SimhTimeout
+from .simh import FULL_SPEED, Closing, MachineConfig, Simh, SimhError, SimhTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / "pdp1_src"
@@ -124,7 +124,7 @@ class ProtocolError(SimhError):
     """The PDP-1 answered something the diagnostic protocol does not allow."""
 
 
-class KalahMachine:
+class KalahMachine(Closing):
     """A simulator with the Kalah tape read in and running."""
 
     def __init__(
@@ -148,12 +148,6 @@ class KalahMachine:
         except BaseException:
             self.sim.close()
             raise
-
-    def __enter__(self) -> "KalahMachine":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         self.sim.close()

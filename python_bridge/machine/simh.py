@@ -39,7 +39,7 @@ import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Self
 
 import pexpect
 
@@ -254,7 +254,25 @@ def _close_all() -> None:
         sim.close()
 
 
-class Simh:
+class Closing:
+    """Closed when its ``with`` block ends, however the block ends.
+
+    Why a base: everything that holds a ``pdp1`` (the simulator, the Kalah
+    machine, the thinker, the proof machine, a recovering game) must reap it
+    on every way out, and each said so in the same three lines.
+    """
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Simh(Closing):
     """One running ``pdp1`` process.  Use as a context manager, or call ``close()``."""
 
     def __init__(
@@ -297,12 +315,6 @@ class Simh:
             raise
 
     # -- life cycle -------------------------------------------------------------------
-    def __enter__(self) -> "Simh":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     @property
     def pid(self) -> int:
         return self.child.pid
