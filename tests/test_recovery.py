@@ -80,10 +80,12 @@ def _lost_at_the_end(seed: int, fail) -> tuple[RecoveringGame, list[str]]:
     with game:
         first = game.play_game()
         assert first.end is not None and first.record == _uninterrupted_record(seed)  # nothing lost
+        first_restarts = game.game_restarts  # as the first game's record would say
         game.new_game()
         second = game.play_game()
     assert second.end is not None and second.moves_checked >= len(second.record) - 1
     assert game.restarts == 1 and not game.machine_lost
+    assert first_restarts + game.game_restarts == 1  # the restart is in one game's record, not none
     assert any("The next game starts on a fresh emulator" in n for n in notices), notices
     return game, notices
 

@@ -150,6 +150,7 @@ class RecoveringGame(Closing):
     on_wait: Callable[[float], None] | None = None  # the PDP-1 silent so long (s): e.g. a spinner
     restarts: int = 0  # in all games so far, counted as they happen (a game left early keeps its count)
     game_restarts: int = 0  # in the game now being played (or the last one)
+    restarts_before_game: int = 0  # made between games, for the next game: its record counts them
     machine: KalahMachine | None = None
     session: PlaySession | None = field(default=None, repr=False)
     machine_lost: bool = False  # the emulator failed after the last game ended: the next needs a fresh one
@@ -170,7 +171,7 @@ class RecoveringGame(Closing):
             self.start()
         assert self.session is not None
 
-        self.game_restarts = 0
+        self.game_restarts, self.restarts_before_game = self.restarts_before_game, 0
 
         def announce(reason: str) -> None:
             self.restarts += 1
@@ -190,10 +191,13 @@ class RecoveringGame(Closing):
             outcome, _restarts = play_with_restarts(self.session, self._replace_machine, announce, lost_after_end)
         return outcome
 
-    def _lost(self, reason: str, when: str) -> None:
+    def _lost(self, reason: str, when: str, between_games: bool = False) -> None:
         """An emulator failed where no game needs restoring: the next game starts on a fresh one."""
         self.restarts += 1
-        self.game_restarts += 1
+        if between_games:  # the last game is saved already: the next one's record counts it
+            self.restarts_before_game += 1
+        else:
+            self.game_restarts += 1
         self.machine_lost = True
         self.notice(f"[the PDP-1 failed {when}: {reason}. The next game starts on a fresh emulator]")
 
@@ -219,7 +223,7 @@ class RecoveringGame(Closing):
                 self.session.new_game()
                 return
             except SimhError as failure:
-                self._lost(str(failure).splitlines()[0], "as the new game was asked for")
+                self._lost(str(failure).splitlines()[0], "as the new game was asked for", between_games=True)
         self._fresh()
 
     def close(self) -> None:
