@@ -26,9 +26,9 @@ import statistics
 import sys
 
 from .arguments import OneLineParser, whole_number
-from .rules import ENDED, Position, STANDARD, other, pit_index, play
+from .rules import ENDED, Position, STANDARD, other, play
 from .samples import is_midgame, varied_positions
-from .search import INFINITY, MAX_DEPTH, MIN_DEPTH, NODE_BUDGET, level_move, move_order, root_order
+from .search import INFINITY, MAX_DEPTH, MIN_DEPTH, NODE_BUDGET, level_move, move_passes, root_order
 
 KEPT = frozenset({"first", "decided"})
 CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table")
@@ -55,13 +55,12 @@ class StudySearcher:
             raise _Spent
 
     def _order(self, pos: Position, ply: int, depth: int) -> tuple[list[int], tuple | None]:
-        order = move_order(pos)
-        first = pit_index(pos.pits, pos.to_move, 1)
-        extra = sum(1 for pit in order if pos.board[first + pit - 1] == pos.pits - pit + 1)
+        extra, rest = move_passes(pos)
+        order = extra + rest
         kill = self.killer[ply]
-        if "killer" in self.changes and kill in order[extra:]:
+        if "killer" in self.changes and kill in rest:
             order.remove(kill)
-            order.insert(extra, kill)
+            order.insert(len(extra), kill)
         key = None
         if "table" in self.changes and depth >= 3:
             key = (tuple(pos.board[:pos.pits] + pos.board[pos.pits + 1:2 * pos.pits + 1]), pos.to_move)

@@ -72,13 +72,20 @@ class SearchResult:
         return f"best {self.pit} value {self.value} nodes {self.nodes}"
 
 
-def move_order(position: Position) -> list[int]:
-    """The pits of the side to move in search order: extra-turn pits first, each pass from pit m down."""
+def move_passes(position: Position) -> tuple[list[int], list[int]]:
+    """The side to move's pits in the two passes of the move order, each from pit m down: those whose
+    last seed ends in the store (an extra turn), then every other pit with seeds."""
     m = position.pits
     first = pit_index(m, position.to_move, 1)
     counts = position.board[first:first + m]
     extra = [k for k in range(m, 0, -1) if counts[k - 1] == m - k + 1]
     rest = [k for k in range(m, 0, -1) if counts[k - 1] and counts[k - 1] != m - k + 1]
+    return extra, rest
+
+
+def move_order(position: Position) -> list[int]:
+    """The pits of the side to move in search order: extra-turn pits first, each pass from pit m down."""
+    extra, rest = move_passes(position)
     return extra + rest
 
 
