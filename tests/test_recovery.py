@@ -59,7 +59,6 @@ def test_a_hung_emulator_is_detected_and_replaced(kalah_tape) -> None:
     assert record == _uninterrupted_record(4)
 
 
-
 def _lost_at_the_end(seed: int, fail) -> tuple[RecoveringGame, list[str]]:
     """Two games; ``fail`` strikes the emulator as the first game's last line is read.
 
