@@ -128,3 +128,43 @@ def test_no_import_circle_between_packages() -> None:
 def test_the_cycle_finder_finds_cycles() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+# -- one game driver ----------------------------------------------------------------------------
+FRONT_ENDS = ("play", "demo", "kiosk")
+# What runs a game on the PDP-1: made only by the driver (checking.driver) and what it calls.
+DRIVER_ONLY_CALLS = {"TranscriptParser", "CrossChecker", "CycleCounter", "KalahMachine", "Simh", "restore_machine",
+                     "checker_from_record", "think_to_break", "step_to_break", "read_in", "wait_for_break"}
+# The emulator's running controls: a front end that called them would be running a game loop of its own.
+DRIVER_ONLY_METHODS = {"step", "read_some", "expect", "expect_output", "cont", "go", "type", "wait_for_stop"}
+
+
+def _called_names(tree: ast.AST) -> list[tuple[str, int]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name):
+                found.append((func.id, node.lineno))
+            elif isinstance(func, ast.Attribute):
+                found.append(("." + func.attr, node.lineno))
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if package_of(m) in FRONT_ENDS))
+def test_front_ends_reach_the_emulator_only_through_the_driver(module: str) -> None:
+    """play/, demo/ and kiosk/ make no parser, checker, machine or cycle counter of their own and run
+    no emulator themselves: every game on the PDP-1 is the driver's (``checking.driver``)."""
+    tree = ast.parse(MODULES[module].read_text())
+    wrong = [f"{name} (line {line})" for name, line in _called_names(tree)
+             if name in DRIVER_ONLY_CALLS or (name.startswith(".") and name[1:] in DRIVER_ONLY_METHODS)]
+    assert not wrong, f"{module} runs the game itself: {', '.join(wrong)}"
+
+
+def test_the_driver_is_the_only_game_loop_in_checking() -> None:
+    """Within checking/, only the driver reads a game's typewriter and restores machines."""
+    for module, path in MODULES.items():
+        if package_of(module) != "checking" or module.endswith((".driver", ".restore", ".pacing")):
+            continue
+        names = {name for name, _line in _called_names(ast.parse(path.read_text()))}
+        assert not names & {"TranscriptParser", "restore_machine", "think_to_break"}, module

@@ -32,14 +32,15 @@ class CrossChecker:
     game: Game = field(init=False)
     pdp1_side: str | None = field(init=False)  # None when the PDP-1 plays both sides
     bottom_side: str = field(init=False)
-    moves_checked: int = 0
-    choices_checked: int = 0
-    transcript_tail: str = ""
-    last_position_before: Position | None = None
-    finished: bool = False
-    end: GameOver | None = None  # the game's last line, once checked (finished is then set)
-    pending_board: bool = True  # a board is typed after the title and after every move or swap
-    last_choice: tuple[int, int] | None = None  # (depth, positions) of the reference's last PDP-1 choice
+    moves_checked: int = field(default=0, init=False)
+    choices_checked: int = field(default=0, init=False)
+    transcript_tail: str = field(default="", init=False)
+    last_position_before: Position | None = field(default=None, init=False)
+    finished: bool = field(default=False, init=False)
+    end: GameOver | None = field(default=None, init=False)  # the game's last line, once checked (finished is then set)
+    pending_board: bool = field(default=True, init=False)  # a board is typed after the title and after every move or swap
+    last_choice: tuple[int, int] | None = field(default=None, init=False)  # (depth, positions) of the reference's last PDP-1 choice
+    _choice: tuple[tuple, tuple[bool, int, int, int]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         t = self.title
@@ -105,7 +106,18 @@ class CrossChecker:
         self.pending_board = False
 
     def reference_choice(self) -> tuple[bool, int, int, int]:
-        """The reference's decision for the PDP-1 here: (swap?, pit, depth searched, positions visited)."""
+        """The reference's decision for the PDP-1 here: (swap?, pit, depth searched, positions visited).
+
+        Kept for the position it was asked for: the driver asks as the PDP-1
+        starts thinking (to say how deep it will look), the check asks again
+        when the move is typed, and a deep search is not done twice.
+        """
+        key = (self.game.position, self.game.swap_offered)
+        if self._choice is None or self._choice[0] != key:
+            self._choice = (key, self._search())
+        return self._choice[1]
+
+    def _search(self) -> tuple[bool, int, int, int]:
         pos, variants, level = self.game.position, self.game.variants, self.title.level
         if level == 0:
             swap, chosen = level_pie_swap(pos, variants) if self.game.swap_offered else (False, level_move(pos, variants))

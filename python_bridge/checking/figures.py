@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from .fuzz import run_fuzz
 from .thinking import Measured, Thinker
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import KalahMachine, ensure_tape, program_symbols
+from ..machine.kalah_program import ensure_tape, program_symbols
 from ..reference.samples import is_midgame, sample_positions, varied_positions
-from ..reference.search import NODE_BUDGET, best_move
-from .session import PlaySession, RandomVisitor
+from ..reference.search import NODE_BUDGET
+from .driver import play_games
+from .visitors import RandomVisitor
 
 MEMORY_WORDS = 4096
 PROMISE_CYCLES = 2_000_000  # the default level's promise: ten seconds of a real PDP-1 (5 us a cycle)
@@ -110,12 +111,8 @@ def measure_crosscheck_rate(games: int, seed: int) -> tuple[int, float]:
     rng = random.Random(seed)
     moves = 0
     began = time.perf_counter()
-    with KalahMachine(PanelSettings(depth=3)) as machine:
-        session = PlaySession(machine, RandomVisitor(rng))
-        for n in range(games):
-            if n:
-                session.new_game()
-            moves += session.play_game().moves_checked
+    for outcome in play_games(PanelSettings(depth=3), RandomVisitor(rng), games):
+        moves += outcome.moves_checked
     return moves, time.perf_counter() - began
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import termios
 import unicodedata
 from contextlib import contextmanager
@@ -33,7 +32,7 @@ from typing import Iterator, TextIO
 from tools.fiodec import CHARACTERS
 
 from ..reference.game import Game
-from .session import VisitorQuit
+from .visitors import VisitorQuit
 
 
 def _is_terminal(stream: TextIO) -> int | None:
@@ -60,9 +59,10 @@ def keys_unseen_while_busy(stream: TextIO) -> Iterator[None]:
     """For a session at a terminal: no echo of keys except while a question waits for its answer.
 
     The terminal's settings are put back as they were when the session ends,
-    however it ends.  Ctrl-C still interrupts (only ECHO is cleared); SIGTERM
-    and SIGHUP (the terminal closed) end the session as Ctrl-C does, so the
-    game is saved and the terminal restored rather than left without echo.
+    however it ends.  Ctrl-C still interrupts (only ECHO is cleared); Ctrl-\\
+    (SIGQUIT), SIGTERM and SIGHUP (the terminal closed) end the session as
+    Ctrl-C does, so the game is saved and the terminal restored rather than
+    left without echo.
     """
     fd = _is_terminal(stream)
     if fd is None:
@@ -73,7 +73,7 @@ def keys_unseen_while_busy(stream: TextIO) -> Iterator[None]:
     except termios.error:
         yield
         return
-    previous = {sig: signal.signal(sig, _leave) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {sig: signal.signal(sig, _leave) for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)}
     _set_echo(fd, False)
     try:
         yield
@@ -87,7 +87,7 @@ def keys_unseen_while_busy(stream: TextIO) -> Iterator[None]:
 
 
 def _leave(signum: int, _frame: object) -> None:
-    """SIGTERM or SIGHUP during a session at a terminal: leave as Ctrl-C leaves."""
+    """SIGQUIT, SIGTERM or SIGHUP during a session at a terminal: leave as Ctrl-C leaves."""
     raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
@@ -178,10 +178,53 @@ def ask_visitor(game: Game, source: TextIO, out: TextIO) -> str:
         out.flush()
 
 
-def ask_yes(question: str, out: TextIO, source: TextIO | None = None) -> bool:
-    """A yes-or-no answer to ``question`` (type-ahead flushed before it is printed); end of input is no."""
-    source = source or sys.stdin
+def wait_for_any_line(source: TextIO) -> bool:
+    """The answer to the PDP-1's "type any key for a new game.": any line is a yes, end of input a no.
+
+    Why no question of the host's own: the paper has asked already, and two
+    questions with two meanings (any key, or y/N) made every key but ``y`` quit.
+    """
     flush_type_ahead(source)
-    out.write(question)
-    out.flush()
-    return read_line(source).strip().lower().startswith("y")
+    return bool(read_line(source))
+
+
+@contextmanager
+def own_foreground(stream: TextIO) -> Iterator[None]:
+    """At a terminal, this process in a process group of its own, in the foreground.
+
+    Why: Ctrl-C at the terminal signals the whole foreground group.  Run
+    under ``make play``, make is in it too and dies of the SIGINT (status
+    130) while the game leaves as promised (status 0).  In a group of its
+    own the game alone hears the keys; the terminal is handed back to the
+    group it came from however the session ends.
+    """
+    fd = _is_terminal(stream)
+    if fd is None:
+        yield
+        return
+    try:
+        before = os.tcgetpgrp(fd)
+        if before != os.getpgrp() or os.getpid() == os.getpgrp():  # not the foreground, or a leader already
+            raise OSError("nothing to do")
+        os.setpgid(0, 0)
+        _set_foreground(fd, os.getpgrp())
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            _set_foreground(fd, before)
+        except OSError:  # the terminal is gone
+            pass
+
+
+def _set_foreground(fd: int, group: int) -> None:
+    """Make ``group`` the terminal's foreground process group (SIGTTOU ignored meanwhile: a background
+    group may not otherwise do it)."""
+    previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    try:
+        os.tcsetpgrp(fd, group)
+    finally:
+        signal.signal(signal.SIGTTOU, previous)

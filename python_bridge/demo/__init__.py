@@ -1,7 +1,7 @@
 """The historical demonstration: the panel, the tape read in, the PDP-1 at 1960 speed, captions.
 
 ``run`` (the whole show and what it leaves behind), ``show`` (the game with its presenter),
-``pacing`` (1960 time by stepping the machine), ``tape_picture`` (the tape drawn from its bytes),
+``tape_picture`` (the tape drawn from its bytes),
 ``paper`` (the typewriter paper as SVG), ``captions`` and ``script.txt`` (the presenter's script), ``proof_show`` (the ``--proof`` segment:
 McCarthy's result re-enacted).
 

@@ -45,7 +45,7 @@ class CaptionScript:
     """Captions by moment (``"move 3"`` for one move), each moment's captions used in turn."""
 
     captions: dict[str, list[str]] = field(default_factory=dict)
-    _turns: dict[str, int] = field(default_factory=dict)
+    _turns: dict[str, int] = field(default_factory=dict, init=False)
 
     @classmethod
     def parse(cls, text: str, source: str = "script") -> "CaptionScript":

@@ -51,7 +51,11 @@ def ribbon_segments(lines: list[str]) -> list[list[Segment]]:
             segments = [(line, RIBBON[top])]
             if coloured and len(coloured[-1]) == 1 and _NUMBERS.fullmatch(coloured[-1][0][0]):
                 coloured[-1] = [(coloured[-1][0][0], RIBBON[top])]  # its pit numbers, just above
-        elif top is not None and _STORES.fullmatch(line):
+        elif top is not None and top.startswith("numbers ") and _NUMBERS.fullmatch(line):
+            # before the stores' test: with two pits the numbers under the bottom row look like two stores
+            segments = [(line, RIBBON[top.split()[1]])]
+            top = None
+        elif top in RIBBON and _STORES.fullmatch(line):
             stores = _STORES.fullmatch(line)
             assert stores is not None
             segments = [(stores.group(1), RIBBON[top]), (stores.group(2), BLACK)]
@@ -64,9 +68,6 @@ def ribbon_segments(lines: list[str]) -> list[list[Segment]]:
             previous = coloured[-1]
             coloured[-1] = [previous[0], (previous[1][0], colour)]
             top = "numbers " + bottom.group(1)  # the pit numbers under it follow
-        elif top is not None and top.startswith("numbers ") and _NUMBERS.fullmatch(line):
-            segments = [(line, RIBBON[top.split()[1]])]
-            top = None
         elif mover:
             segments = [(line, RIBBON[mover.group(1)])]
             top = None

@@ -23,10 +23,10 @@ from tools.papertape import TapeError, read_tape
 from ..checking.crosscheck import CrossCheckMismatch
 from .captions import CaptionScript
 from .paper import paper_svg, svg_text
-from .pacing import Pacer
+from ..checking.pacing import READER_FRAMES_PER_SECOND, Pacer
 from ..machine.cycles import CYCLES_PER_SECOND
 from .show import DemoVisitor, Presenter, Show, Style, Thought, VisitorQuit, format_seconds
-from .tape_picture import (READER_FRAMES_PER_SECOND, ReadInDisplay, loader_words_line, tape_records, tape_strip,
+from .tape_picture import (ReadInDisplay, loader_words_line, tape_records, tape_strip,
                         tape_summary)
 from ..machine.front_panel import (SW_DEFERRED_END, SW_DIAGNOSTIC, SW_EMPTY_CAPTURE, SW_PDP1_FIRST, SW_PIE_RULE,
                           SW_REMAINDER_VOID, PanelSettings, describe_switches, describe_test_word)
@@ -35,7 +35,7 @@ from ..reference.notation import format_record
 from ..checking.keyboard import keys_unseen_while_busy
 from ..checking.wording import count
 from ..checking.record_files import claim, create_new, stamp as time_stamp
-from ..checking.session import GameOutcome
+from ..checking.driver import GameOutcome
 from ..machine.simh import SimhError
 
 RECORDS = ROOT / "records"
@@ -95,7 +95,7 @@ def write_outputs(folder: Path, stamp: str, transcript: str, record_lines: list[
 
 def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutcome | None,
                  thoughts: list[Thought], transcript: str) -> list[str]:
-    checker = show.session.checker if show.session is not None else None
+    checker = show.driver.checker
     lines = ["Kalah on the PDP-1: a demonstration game", f"speed: {speed}",
              f"front panel: sense switches {describe_switches(panel.switches())}, "
              f"test word {describe_test_word(panel.test_word())} ({panel.test_word():06o})"]
@@ -136,7 +136,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         return 1
     source = source or sys.stdin
     style = Style.for_stream(out)
-    pacer = pacer or Pacer(paced=not fast)
+    pacer = pacer or (Pacer() if fast else Pacer.at_1960_speed())
     presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source),
                           keyboard=source if visitor else None,
                           working=sys.stderr if visitor and _is_terminal(sys.stderr) else None)
@@ -200,7 +200,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         say(f"\n[the emulator failed and could not be restored: {failure}]")
         status = 1
     finally:
-        transcript = (show.session.transcript if show.session is not None else "").replace("\r", "")
+        transcript = show.driver.transcript.replace("\r", "")
         saved = None
         if transcript:
             saved = write_outputs(folder, stamp, transcript,

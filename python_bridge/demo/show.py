@@ -1,20 +1,18 @@
 """The demonstration at the terminal: the typewriter live, the PDP-1's thinking timed, the host's captions.
 
-``Presenter`` is what the audience sees.  It is the echo of a
-``PlaySession``: the PDP-1's typewriter output comes to it as it is read,
-and it shows it one character at a time at the typewriter's pace.  It reads
-the output line by line itself (its own ``TranscriptParser`` and
-``CrossChecker``, following the paper exactly as the audience sees it; the
-session's own checker does the checking that counts), so it knows at each
-line's end what has just happened: there it puts the PDP-1's thinking time
-beside each of its moves and prints the presenter's captions between lines.
-It is also the session's ``on_break``: the PDP-1 stops itself where its
-choice starts and ends, and the thinking is stepped there in 1960 time
-(``demo_pacing``), every instruction's memory cycles counted.
+``Presenter`` is what the audience sees: the driver's front end
+(``checking.driver``).  The PDP-1's typewriter output comes to it a line at
+a time and it shows it one character at a time at the typewriter's pace;
+each line's events (checked by the driver's one cross-checker) come right
+after the line, so it puts the PDP-1's thinking time beside each of its
+moves and prints the presenter's captions between lines.  The driver steps
+the PDP-1's thinking in 1960 time between the ``think`` and ``thx``
+breakpoints, every instruction's memory cycles counted, and tells the
+presenter as it starts and ends.
 
-``Show`` runs one game: boots the tape with the read-in drawn as SIMH's
-reader reads it, plays the game, and replaces a failed emulator with the
-game restored (``recovery.restore_machine``), as the other commands do.
+``Show`` runs one game on the driver: the tape booted with the read-in drawn
+as SIMH's reader reads it, the game played, a failed emulator replaced with
+the game restored.
 """
 
 from __future__ import annotations
@@ -25,18 +23,17 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from ..machine.transcript import Board, Event, GameOver, Move, Swap, Title, TranscriptParser
 from ..checking.crosscheck import CrossChecker
-from .captions import CaptionScript, after_move_moments
-from .pacing import LOADER_START, MAX_THINK, Pacer, read_in, seconds_1960, think_to_break
-from ..machine.front_panel import PanelSettings
-from ..reference.game import Game
-from ..machine.kalah_program import KalahMachine, program_symbols
-from ..reference.rules import NORTH, SOUTH, pit_index
+from ..checking.driver import Failure, FrontEnd, GameDriver, GameOutcome, Thought
 from ..checking.keyboard import ask_visitor, flush_type_ahead
-from ..checking.session import GameOutcome, PlaySession, Visitor, VisitorQuit
-from ..checking.recovery import play_with_restarts, restore_machine
-from ..machine.simh import FULL_SPEED, QUIET_SPEED, Closing, MachineConfig, SimhError
+from ..checking.pacing import Pacer
+from ..checking.visitors import Visitor, VisitorQuit
+from ..machine.front_panel import PanelSettings
+from ..machine.simh import Closing, Simh
+from ..machine.transcript import Board, Event, GameOver, Move, Swap, Title
+from ..reference.game import Game
+from ..reference.rules import NORTH, SOUTH, pit_index
+from .captions import CaptionScript, after_move_moments
 
 NAMES = {"south": ("south", "South"), "north": ("north", "North"), "pdp-1": ("the PDP-1", "The PDP-1"),
          "you": ("you", "You")}
@@ -65,25 +62,7 @@ class Style:
 
 
 @dataclass
-class Thought:
-    """One choice of the PDP-1's: measured between its breakpoints, described by the reference."""
-
-    move: int  # the move's number in the game, from 1
-    player: str  # as the typewriter names it
-    depth: int
-    positions: int
-    instructions: int = 0
-    cycles: int = 0  # memory cycles, 5 us each
-    choice: str = ""  # "pit 3" or "swap", once typed
-
-    @property
-    def seconds(self) -> float:
-        """True 1960 seconds: the thinking's memory cycles at 5 us."""
-        return seconds_1960(self.cycles)
-
-
-@dataclass
-class Presenter:
+class Presenter(FrontEnd):
     """The audience's view of the game: paced typewriter, thinking times, captions."""
 
     out: TextIO
@@ -93,41 +72,34 @@ class Presenter:
     hide_typed_echo: bool = False  # the terminal showed the visitor's keys already
     keyboard: TextIO | None = None  # the visitor's: its type-ahead is flushed before each line is begun
     working: TextIO | None = None  # a terminal where a long think is shown to be one (never the paper)
-    _working_shown: bool = False
-    machine: KalahMachine | None = None  # the machine now playing (replaced after a failure)
-    think_pc: int = 0
-    thx_pc: int = 0
-    checker: CrossChecker | None = None
-    parser: TranscriptParser = field(default_factory=TranscriptParser)
-    thoughts: list[Thought] = field(default_factory=list)
-    _line: str = ""
-    _echo: str = ""
-    _thinking: Thought | None = None
-    _think_started: int = 0
-    _thought: Thought | None = None  # measured, its move not yet typed
+    thoughts: list[Thought] = field(default_factory=list)  # the PDP-1's choices, as measured
+    checker: CrossChecker | None = field(default=None, init=False)
+    _working_shown: bool = field(default=False, init=False)
+    _line: str = field(default="", init=False)
+    _echo: str = field(default="", init=False)
+    _thought: Thought | None = field(default=None, init=False)  # measured, its move not yet typed
+    _think_began: float = field(default=0.0, init=False)
 
     # -- the typewriter ------------------------------------------------------------------
-    def __call__(self, text: str) -> None:
-        """PlaySession's echo: the PDP-1's output as it was read."""
+    def echo(self, text: str) -> None:
+        """The PDP-1's output as the driver read it, a line at a time."""
         for char in text:
             if self._echo:
                 if char == self._echo[0]:
                     self._echo = self._echo[1:]
                     if not self._echo:  # the visitor's Enter ended the prompt's line on the terminal
                         self._line = ""
-                    self._feed(char)
                     continue
                 self._echo = ""
             if char == "\r":
-                self._feed(char)
-            elif char == "\n":
+                continue
+            if char == "\n":
                 self._end_line()
             else:
                 self.pacer.character()
                 self._write(char)
                 self._line += char
-                self._feed(char)
-                if self.pacer.paced:
+                if self.pacer.typing_rate:
                     self.out.flush()
         self.out.flush()
 
@@ -144,20 +116,6 @@ class Presenter:
             flush_type_ahead(self.keyboard)
         self.out.write(text)
 
-    def _working(self, began: float) -> None:
-        """Between the steps of a paced think: after two seconds, a line on the host's terminal says
-        the PDP-1 is thinking, with its 1960 time so far, so a visitor does not take it for a hang."""
-        seconds = self.pacer.clock() - began
-        if self.working is None or seconds < 2:
-            return
-        self.working.write(f"\r[the PDP-1 is thinking: {seconds:.0f} s]")
-        self.working.flush()
-        self._working_shown = True
-
-    def _feed(self, text: str) -> None:
-        for event in self.parser.feed(text):
-            self._on_event(event)
-
     def _end_line(self) -> None:
         line, self._line = self._line, ""
         thought = self._thought
@@ -166,7 +124,6 @@ class Presenter:
         self.pacer.character()  # carriage return and line feed: one code, one character's time
         self._write("\n")
         self.out.flush()
-        self._feed("\n")
 
     # -- host text -------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -178,10 +135,12 @@ class Presenter:
             self._write(f"{self.style.caption}   >> {line}{self.style.reset}\n")
         self.out.flush()
 
-    def notice(self, text: str) -> None:
-        """A message about the machine (a restart): said, and the line reading starts afresh."""
-        self.say(text)
-        self.parser = TranscriptParser()
+    def failed(self, failure: Failure) -> None:
+        """A message about the machine: said, and the echo to hide forgotten."""
+        if failure.restored:
+            self.say(f"[the emulator failed: {failure.reason}; a fresh one takes the game over from the same position]")
+        else:
+            self.say(f"[the emulator failed {failure.when}: {failure.reason}]")
         self._echo = ""
 
     def _caption(self, moments: list[str], **values: object) -> None:
@@ -207,20 +166,14 @@ class Presenter:
             "bottom": bottom[0], "Bottom": bottom[1], "top": top[0], "Top": top[1],
         }
 
-    # -- what the paper says -----------------------------------------------------------------
-    def _on_event(self, event: Event) -> None:
+    # -- what the paper says (the driver's events, each checked) ------------------------------------
+    def event(self, event: Event, checker: CrossChecker) -> None:
+        self.checker = checker
         if isinstance(event, Title):
-            self.checker = CrossChecker(event)
             self._caption(["start"])
-            return
-        checker = self.checker
-        if checker is None:
-            return
-        if isinstance(event, (Move, Swap)):
+        elif isinstance(event, (Move, Swap)):
             self._on_move(event, checker)
-            return
-        checker.on_event(event)
-        if isinstance(event, Board):
+        elif isinstance(event, Board):
             pos = checker.game.position
             if not pos.over and checker.pdp1_side is not None and pos.to_move != checker.pdp1_side:
                 self._caption(["visitor"], player="you", Player="You")
@@ -228,23 +181,20 @@ class Presenter:
             self._on_end(event, checker)
 
     def _on_move(self, event: Move | Swap, checker: CrossChecker) -> None:
-        before = checker.game.position
-        side = checker.side_of(event.player)
+        before = checker.last_position_before
+        assert before is not None
         values: dict[str, object] = {"player": NAMES[event.player][0], "Player": NAMES[event.player][1]}
-        thought = self._thought if checker.is_pdp1(side) else None
+        thought = self._thought if checker.is_pdp1(checker.side_of(event.player)) else None
         if thought is not None:
-            thought.choice = f"pit {event.pit}" if isinstance(event, Move) else "swap"
-            self.thoughts.append(thought)
             self._thought = None
             values.update(depth=thought.depth, positions=f"{thought.positions:,}",
                           seconds=format_seconds(thought.seconds), instructions=f"{thought.instructions:,}",
                           cycles=f"{thought.cycles:,}")
-        if isinstance(event, Move):
-            values.update(pit=event.pit, sown=before.board[pit_index(before.pits, side, event.pit)],
-                          captured=event.captured)
-        checker.on_event(event)
         number = len(checker.game.record)
         if isinstance(event, Move):
+            side = checker.side_of(event.player)
+            values.update(pit=event.pit, sown=before.board[pit_index(before.pits, side, event.pit)],
+                          captured=event.captured)
             moments = after_move_moments(number, event.captured, event.extra_turn, False)
         else:
             moments = after_move_moments(number, 0, False, True)
@@ -260,44 +210,26 @@ class Presenter:
                       moves=len(checker.game.record),
                       thinking=format_seconds(sum(t.seconds for t in self.thoughts)))
 
-    # -- the PDP-1's thinking (PlaySession's on_break) -----------------------------------------
-    def on_break(self, pc: int | None) -> None:
-        """The PDP-1 stopped where it starts (``think``) or ends (``thx``) choosing a move."""
-        assert self.machine is not None
-        sim = self.machine.sim
-        if pc == self.think_pc:
-            self._begin_thinking(sim.instructions())
-            # stepped to the exit, every cycle counted (in 1960 time when paced); the session goes on from there
-            began = self.pacer.typewriter_idle()
-            self._end_thinking(*think_to_break(sim, self.thx_pc, self.pacer, MAX_THINK,
-                                               between=lambda: self._working(began)))
-        elif pc == self.thx_pc:
-            return  # the thinking was stepped to here and measured at its start
-        else:
-            raise SimhError(f"the PDP-1 stopped at an unexpected breakpoint {pc}")
+    # -- the PDP-1's thinking (stepped by the driver) -------------------------------------------
+    def thinking(self, thought: Thought, sim: Simh) -> None:
+        name, capital = NAMES[thought.player]
+        self._caption(["think"], player=name, Player=capital, depth=thought.depth,
+                      positions=f"{thought.positions:,}", move=thought.move)
+        self._think_began = self.pacer.clock()
 
-    def _begin_thinking(self, instructions: int) -> None:
-        self._think_started = instructions
-        checker = self.checker
-        if checker is None:
-            raise SimhError("the PDP-1 started thinking before its title was read")
-        _swap, _pit, depth, positions = checker.reference_choice()
-        side = checker.game.position.to_move
-        player = ("south" if side == SOUTH else "north") if checker.pdp1_side is None else "pdp-1"
-        self._thinking = Thought(len(checker.game.record) + 1, player, depth, positions)
-        name, capital = NAMES[player]
-        self._caption(["think"], player=name, Player=capital, depth=depth, positions=f"{positions:,}",
-                      move=len(checker.game.record) + 1)
+    def slice(self, sim: Simh, cycles: int) -> None:
+        """Between the steps of a paced think: after two seconds, a line on the host's terminal says
+        the PDP-1 is thinking, with its time so far, so a visitor does not take it for a hang."""
+        seconds = self.pacer.clock() - self._think_began
+        if self.working is None or seconds < 2:
+            return
+        self.working.write(f"\r[the PDP-1 is thinking: {seconds:.0f} s]")
+        self.working.flush()
+        self._working_shown = True
 
-    def _end_thinking(self, instructions: int, cycles: int) -> None:
-        thought = self._thinking
-        if thought is None:
-            raise SimhError("the PDP-1 ended a choice it had not started")
-        thought.instructions = instructions
-        thought.cycles = cycles
-        self._thinking = None
+    def thought(self, thought: Thought) -> None:
         self._thought = thought
-        self.pacer.free_at = self.pacer.clock()
+        self.thoughts.append(thought)
 
 
 class DemoVisitor:
@@ -326,60 +258,30 @@ class Show(Closing):
     start_address: int
     reader_at: Callable[[int], None]
     timeout: float = 30.0
-    restarts: int = 0
-    read_in_instructions: int = 0
-    session: PlaySession | None = None
+    driver: GameDriver = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.driver = GameDriver(self.panel, self.presenter, self.visitor, self.presenter.pacer,
+                                 silence_timeout=self.timeout, timeout=self.timeout)
+
+    @property
+    def restarts(self) -> int:
+        return self.driver.restarts
+
+    @property
+    def read_in_instructions(self) -> int:
+        return self.driver.read_in_instructions
 
     def close(self) -> None:
-        if self.presenter.machine is not None:
-            self.presenter.machine.close()
-            self.presenter.machine = None
-
-    def breakpoints(self) -> tuple[int, int]:
-        symbols = program_symbols()
-        return symbols["think"], symbols["thx"]
-
-    def speed(self) -> MachineConfig:
-        """Paced (1960 speed) the machine idles throttled between steps; --fast runs it flat out."""
-        return QUIET_SPEED if self.presenter.pacer.paced else FULL_SPEED
+        self.driver.close()
 
     def boot(self) -> None:
         """Set the panel, mount the tape, press READ IN: the read-in drawn as the reader goes."""
-        think, thx = self.breakpoints()
-        self.presenter.think_pc, self.presenter.thx_pc = think, thx
-        machine = KalahMachine(self.panel, self.speed(), timeout=self.timeout,
-                               breakpoints=(LOADER_START, self.start_address, think, thx))
-        self.presenter.machine = machine
-        self.read_in_instructions = read_in(machine.sim, self.start_address, self.presenter.pacer,
-                                            self.reader_at, self.timeout)
-        machine.sim.cont()
-        self.session = PlaySession(machine, self.visitor, echo=self.presenter, on_break=self.presenter.on_break,
-                                   silence_timeout=self.timeout)
+        self.driver.start(reader=self.reader_at, start_address=self.start_address)
 
     def play(self) -> GameOutcome:
         """The game to its end; a failed emulator is replaced and the game restored."""
-        if self.session is None:
-            self.boot()
-        assert self.session is not None
-
-        def announce(reason: str) -> None:
-            self.restarts += 1  # counted as it happens: a show stopped later still says it
-            self.presenter.notice(f"[the emulator failed: {reason}; "
-                                  "a fresh one takes the game over from the same position]")
-
-        def restore(checker: CrossChecker) -> KalahMachine:
-            self.close()
-            machine = restore_machine(self.panel, self.speed(), checker, timeout=self.timeout,
-                                      breakpoints=self.breakpoints())
-            self.presenter.machine = machine
-            return machine
-
-        def lost_after_end(reason: str) -> None:
-            self.restarts += 1
-            self.presenter.notice(f"[the emulator failed after the game ended: {reason}]")
-
-        outcome, _restarts = play_with_restarts(self.session, restore, announce, lost_after_end)
-        return outcome
+        return self.driver.play_game()
 
 
 __all__ = ["DemoVisitor", "Presenter", "Show", "Style", "Thought", "VisitorQuit", "format_seconds"]

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from tools.disasm import disassemble
 from tools.papertape import Tape
 
-READER_FRAMES_PER_SECOND = 400  # the PDP-1's photoelectric reader (type 760)
 HOLE, NO_HOLE, FEED = "o", " ", "."
 # Channels from the top of the drawing down: 8..4, the feed (sprocket) holes, 3..1.
 STRIP_ROWS = (7, 6, 5, 4, 3, None, 2, 1, 0)

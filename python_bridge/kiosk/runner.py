@@ -6,33 +6,34 @@ The web server (asyncio) hands the page's touches over through ``submit``
 (a bounded queue) and receives what to show through ``publish`` (called from
 this thread, thread-safe on the server's side).
 
-A game is a ``PlaySession`` on a ``KalahMachine``: every move cross-checked.
-Around it this module adds what the exhibit needs:
+A game is played by the one game driver (``checking.driver``): every move
+cross-checked, the thinking stepped and counted, a failed emulator replaced
+and the game restored.  This module is its front end, and adds what the
+exhibit needs:
 
 * modes: attract (the PDP-1 against ``AttractPlayer``, paced) and visitor
   (the page's touches); "touch to play" abandons an attract game at once,
   an idle visitor game counts down and returns to attract mode;
-* the PDP-1's thinking is run in ``Simh.step`` slices with every
-  instruction's memory cycles counted (``machine.cycles``), so its 1960 time
-  is exact at authentic speed (200,000 cycles, of 5 us, a second) and
-  the console lights are examined between slices, while no key is pending;
-  at the keyboard loop the machine is stopped, examined and continued every
-  0.5 s, and no key is typed within 0.15 s of such a ``cont``;
+* the driver's pacer runs the thinking at ``thinking_pace`` (200,000 memory
+  cycles a second at authentic speed) and waits through ``_pause``, so the
+  page is answered meanwhile; the console lights are examined between
+  slices; at the keyboard loop the machine is looked at every 0.5 s
+  (``GameDriver.look_at_keyboard``);
 * the visitor's choices (game size, strength) made in attract mode or after
   a game set the next visitor game's panel; attract mode goes back to the
   museum's own settings;
 * the typewriter paper is paced at 10 characters a second when authentic;
-* failures: a dead or hung ``pdp1`` is replaced and the game restored
-  (``recovery.restore_machine``); a cross-check mismatch is logged with its
-  reproduction command and a clean new game starts; after a server restart
-  the saved game is restored (``recovery.checker_from_record``);
+* failures: the driver replaces a dead or hung ``pdp1`` and restores the
+  game, and the runner logs and counts it; a cross-check mismatch is logged
+  with its reproduction command and a clean new game starts; after a server
+  restart the saved game is restored (``GameDriver.resume``);
 * turns: every question (the PDP-1 asking for a move, a new game) has a
   number, ``turn`` in every state message; a move or swap answering an
   earlier one is refused, so a double tap plays at most one move;
 * while the visitor decides, the PDP-1 is looked at every
   ``watchdog_seconds``: stopped (^E), its PC must be in the program's
-  keyboard loop (``gc1``), then it continues; one that does not answer is
-  replaced at once, not when the visitor moves;
+  keyboard loop, then it continues; one that does not answer is replaced at
+  once, not when the visitor moves;
 * the counters persist in ``state_dir`` (``counters``), and health lists
   every problem it sees (``health``).
 """
@@ -48,16 +49,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title, TranscriptParser
 from ..checking.crosscheck import CrossChecker, CrossCheckMismatch
+from ..checking.driver import AFTER_END, BETWEEN_GAMES, Failure, FrontEnd, GameDriver, GameOutcome, Thought
+from ..checking.pacing import Pacer
 from ..machine.front_panel import PanelSettings
+from ..machine.simh import Simh, SimhError
+from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title
 from ..reference.game import Game
-from ..machine.kalah_program import KalahMachine, program_symbols
 from ..reference.notation import format_record
-from ..checking.session import GameOutcome, PlaySession
-from ..checking.recovery import checker_from_record, restore_machine
-from ..machine.cycles import CycleCounter, seconds
-from ..machine.simh import FULL_SPEED, QUIET_SPEED, BreakpointReached, MachineConfig, Simh, SimhDied, SimhError
 from .config import KioskConfig
 from .counters import KioskStats, load_counters, save_counters
 from .health import disk_problem, emulator_problem, log_problem
@@ -68,14 +67,10 @@ from .players import AttractPlayer
 from .saved_game import GameStore, SavedGame
 from .view import board_view, last_move_view, result_view
 
-SLICE_FAST = 65_536  # instructions between two looks at the lights when the thinking is not paced (SIMH's history)
-MAX_THINK = 60_000_000  # instructions, over 500 s of 1960 time; the default level needs about a million
-MAX_RESTARTS_A_GAME = 10
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
 WAITING_LIGHTS_EVERY = 0.5  # ... and between two looks at the keyboard loop (each a stop, an examine, a cont)
 WAITING_LIGHTS_AFTER = 0.3  # the first look this long after the question (its last character is long typed)
-KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key this soon after a look
-NOTICE_ONE_MOMENT = "One moment\u2026"
+NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
 STALE_TAP = "that tap was for an earlier turn"
 PROBE_SLACK = 1.0  # seconds a keyboard-loop look may take before health calls the emulator silent
 
@@ -101,13 +96,41 @@ class Command:
 
 
 class _TouchVisitor:
-    """The ``Visitor`` PlaySession asks: the runner answers according to the mode."""
+    """The ``Visitor`` the driver asks: the runner answers according to the mode."""
 
     def __init__(self, runner: "KioskRunner") -> None:
         self.runner = runner
 
     def choose(self, game: Game) -> str:
         return self.runner.choose(game)
+
+
+class _KioskFront(FrontEnd):
+    """The driver's front end: everything it hears goes to the runner (its paper, view, lights, log)."""
+
+    def __init__(self, runner: "KioskRunner") -> None:
+        self.runner = runner
+
+    def echo(self, text: str) -> None:
+        self.runner._echo(text)
+
+    def event(self, event: Event, checker: CrossChecker) -> None:
+        self.runner._on_event(event, checker)
+
+    def failed(self, failure: Failure) -> None:
+        self.runner._on_failure(failure)
+
+    def restored(self) -> None:
+        self.runner._on_restored()
+
+    def thinking(self, thought: Thought, sim: Simh) -> None:
+        self.runner._on_thinking(sim)
+
+    def slice(self, sim: Simh, cycles: int) -> None:
+        self.runner._on_slice(sim, cycles)
+
+    def thought(self, thought: Thought) -> None:
+        self.runner._on_thought(thought)
 
 
 class KioskRunner:
@@ -121,13 +144,9 @@ class KioskRunner:
         self.save_problem: str | None = None  # why the last save of the game or the counters failed
         self.log_file: Path | None = config.log_file  # None: state_dir was unusable at start (stderr only)
         self.turn = 0  # the question now open (see messages.py)
-        self._probe_started: float | None = None  # a look at the keyboard loop under way since then
-        self._probe_problem: str | None = None
         self.inbox: queue.Queue[Command] = queue.Queue(maxsize=32)
         self.mode = "attract"
         self.game_no = 0
-        self.machine: KalahMachine | None = None
-        self.session: PlaySession | None = None
         self.panel: PanelSettings = config.panel(False)
         self.heartbeat = time.monotonic()
         self._lock = threading.Lock()  # guards the view, paper and lights the server reads
@@ -142,18 +161,16 @@ class KioskRunner:
         self._paper = Paper()
         self._lights: ConsoleLights | None = None
         self._lights_shown_at = 0.0
-        self._continued_at = 0.0
         self._last_touch = time.monotonic()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._faults: list[Callable[[Simh], None]] = []
-        self._visitor = _TouchVisitor(self)
-        symbols = program_symbols()
-        # the PDP-1 stops itself where its thinking starts and ends: never in the middle of typing
+        self._shown_at = 0.0  # when the thinking's lights were last sent
+        # the driver stops the PDP-1 where its thinking starts and ends: never in the middle of typing
         # (a machine stopped while a character is being typed loses that character)
-        self._think_start, self._think_end = symbols["think"], symbols["thx"]
-        self._breakpoints = (self._think_start, self._think_end)
-        self._keyboard_loop = (symbols["gc1"], symbols["gc1"] + 1)  # getc's wait: szf i 1 / jmp gc1
+        self.driver = GameDriver(self.panel, _KioskFront(self), _TouchVisitor(self),
+                                 Pacer(config.thinking_pace or None, sleep=self._pause),
+                                 silence_timeout=config.watchdog_seconds, timeout=config.watchdog_seconds)
 
     # -- the thread ------------------------------------------------------------------------
     def start(self) -> None:
@@ -183,11 +200,10 @@ class KioskRunner:
                         saved = None
                     else:
                         self._begin(next_mode)
-                        outcome = self._play(resume=False)
+                        outcome = self.driver.play_game()
                     next_mode = self._after_game(outcome)
                 except Stopping:
-                    if self.session is not None and self.session.checker is not None \
-                            and not self.session.checker.finished:
+                    if self.driver.checker is not None and not self.driver.checker.finished:
                         self.log.info("game %d (%s) stopped with the server after %s; saved, resumed at the next "
                                       "start", self.game_no, self.mode, self._record_so_far())
                     break
@@ -207,7 +223,7 @@ class KioskRunner:
                     self._keep_counters()
                     self._fresh_start_after_failure()
                     next_mode = self.mode
-                except (SimhError, OSError) as failure:
+                except SimhError as failure:
                     saved = None
                     self.stats.errors += 1
                     self.log.error("game %d (%s): the emulator failed beyond restoring (%s) after %s; "
@@ -231,7 +247,7 @@ class KioskRunner:
 
     def _record_so_far(self) -> str:
         """"N moves (record ...)" of the game in play, for the log line of a game that did not finish."""
-        checker = self.session.checker if self.session is not None else None
+        checker = self.driver.checker
         if checker is None:
             return "0 moves (no title yet)"
         record = checker.game.record
@@ -318,16 +334,16 @@ class KioskRunner:
         """The runner's part of ``/health``: status, the problems it sees, what it is doing, the counters."""
         with self._lock:
             phase, mode = self._view["phase"], self._view["mode"]
-        sim = self.machine.sim if self.machine else None
+        sim = self.driver.machine.sim if self.driver.machine else None
         silent = time.monotonic() - self.heartbeat
         problems: list[str] = [problem] if (problem := self.loop_problem()) else []
         if sim is not None and (problem := emulator_problem(sim.pid)):
             problems.append(problem)
-        probing = self._probe_started
+        probing = self.driver.probe_started
         if probing is not None and time.monotonic() - probing > PROBE_SLACK:
             problems.append("the PDP-1 does not answer at its keyboard loop")
-        elif self._probe_problem:
-            problems.append(self._probe_problem)
+        elif self.driver.probe_problem:
+            problems.append(self.driver.probe_problem)
         for problem in (self.save_problem, log_problem(self.log_file),
                         disk_problem(self.config.state_dir, self.config.min_free_mb)):
             if problem:
@@ -450,33 +466,9 @@ class KioskRunner:
         settings = self.config.chosen(self.choice["game"], self.choice["strength"]) if mode == "visitor" else self.config
         self.panel = settings.panel(self._pdp1_first(mode))
         self._new_page()
-        if self.machine is not None:
-            try:
-                sim = self.machine.sim
-                if sim.running:
-                    sim.stop()
-                sim.discard_output()
-                sim.set_switches(self.panel.switches())
-                sim.set_test_word(self.panel.test_word())
-                self.machine.panel = self.panel
-                sim.go(0o100)
-            except SimhError as failure:
-                self.log.warning("restarting the program failed (%s): a fresh emulator", str(failure).splitlines()[0])
-                self._close_machine()
-        if self.machine is None:
-            self.machine = KalahMachine(self.panel, self._speed(), timeout=self.config.watchdog_seconds,
-                                        breakpoints=self._breakpoints)
-        self.session = self._new_session(self.machine)
+        self.driver.new_game(self.panel)  # the program started again at 100 (on a fresh emulator if need be)
         self.log.info("game %d starts: %s mode, %s first", self.game_no, mode,
                       "the PDP-1" if self.panel.pdp1_first else "the " + ("visitor" if mode == "visitor" else "demo player"))
-
-    def _speed(self) -> MachineConfig:
-        """Paced by stepping (1960 speed) the machine idles throttled; unpaced it runs flat out."""
-        return QUIET_SPEED if 0 < self.config.thinking_pace <= 1_000_000 else FULL_SPEED
-
-    def _new_session(self, machine: KalahMachine) -> PlaySession:
-        return PlaySession(machine, self._visitor, echo=self._echo, on_event=self._on_event,
-                           silence_timeout=self.config.watchdog_seconds, on_break=self._on_break)
 
     def _new_page(self, paper: str = "") -> None:
         self._last_touch = time.monotonic()
@@ -491,71 +483,38 @@ class KioskRunner:
         """After a server restart: the saved game on a fresh emulator, from its record."""
         self.mode = saved.mode
         self.game_no = saved.game_no
-        t = saved.title
-        self.panel = PanelSettings(pits=t.pits, seeds=t.seeds, depth=t.level, variants=t.variants,
-                                   pdp1_first=t.first == "pdp-1")
         self._new_page(saved.paper)
-        checker = checker_from_record(t, saved.record)
-        if checker.finished:  # saved just as it ended: nothing to play on
+        self._update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
+        if not self.driver.resume(saved.title, saved.record):  # saved just as it ended: nothing to play on
             raise GameAborted(saved.mode, "the saved game had ended")
-        self._update(board=board_view(checker))
+        self.panel = self.driver.panel
+        self._update(board=board_view(self.driver.checker))
         self.stats.restored_after_server_restart += 1
         self._keep_counters()
-        self.session = None
-        self.session = self._new_session(self._restore(checker))
-        self.session.checker = checker
-        return self._play(resume=True)
+        return self.driver.play_game()
 
-    def _restore(self, checker: CrossChecker) -> KalahMachine:
-        """A fresh emulator playing on ``checker``'s game (several tries: a start can fail too)."""
-        self._update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
-        self._close_machine()
-        for attempt in range(1, 4):
-            try:
-                self.machine = restore_machine(self.panel, self._speed(), checker, timeout=self.config.watchdog_seconds,
-                                               breakpoints=self._breakpoints)
-                break
-            except SimhError as failure:
-                self.log.warning("restoring the game failed (try %d): %s", attempt, str(failure).splitlines()[0])
-                if attempt == 3:
-                    raise
-                self._pause(0.5)
-        assert self.machine is not None
-        if self.session is not None:
-            self.session.machine = self.machine
-            self.session.parser = TranscriptParser()
+    # -- the driver's front end ----------------------------------------------------------------
+    def _on_failure(self, failure: Failure) -> None:
+        """The emulator failed: counted, logged; while a game is restored the page says "one moment"."""
+        self.stats.restarts += 1
+        self._keep_counters()
+        if failure.restored:
+            self.log.warning("game %d: the emulator failed (%s); restart %d, restoring the game at record %s",
+                             self.game_no, failure.reason, self.stats.restarts, failure.record or "(no move yet)")
+            self._update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
+        elif failure.when == AFTER_END:
+            self.log.warning("game %d: the emulator failed after the game ended (%s); record %s; "
+                             "the next game starts on a fresh emulator", self.game_no, failure.reason, failure.record)
+        elif failure.when == BETWEEN_GAMES:
+            self.log.warning("game %d: the emulator failed between games (%s); restart %d: a fresh emulator",
+                             self.game_no, failure.reason, self.stats.restarts)
+        else:
+            self.log.warning("game %d: the emulator failed %s (%s); restart %d: a fresh emulator",
+                             self.game_no, failure.when, failure.reason, self.stats.restarts)
+
+    def _on_restored(self) -> None:
         self._last_touch = time.monotonic()  # the wait was the machine's, not the visitor's
         self._update(notice=None)
-        return self.machine
-
-    def _play(self, resume: bool) -> GameOutcome:
-        """One game to its end, the emulator replaced and the game restored whenever it fails."""
-        restarts_here = 0
-        while True:
-            assert self.session is not None
-            try:
-                return self.session.play_game(resume=resume)
-            except (SimhError, OSError) as failure:
-                checker = self.session.checker
-                if checker is not None and checker.finished:
-                    # the emulator died after the game's last move: every move is checked and
-                    # nothing is left to restore; the next game starts on a fresh emulator
-                    self.stats.restarts += 1
-                    self._keep_counters()
-                    self.log.warning("game %d: the emulator failed after the game ended (%s); record %s; "
-                                     "the next game starts on a fresh emulator", self.game_no,
-                                     str(failure).splitlines()[0], format_record(checker.game.record))
-                    return GameOutcome.of(checker, self.session.transcript)
-                if checker is None or restarts_here >= MAX_RESTARTS_A_GAME:
-                    raise
-                restarts_here += 1
-                self.stats.restarts += 1
-                self._keep_counters()
-                self.log.warning("game %d: the emulator failed (%s); restart %d, restoring the game at record %s",
-                                 self.game_no, str(failure).splitlines()[0], self.stats.restarts,
-                                 format_record(checker.game.record) or "(no move yet)")
-                self._restore(checker)
-                resume = True
 
     def _after_game(self, outcome: GameOutcome) -> str:
         self.stats.games_played += 1
@@ -578,27 +537,16 @@ class KioskRunner:
             return "attract"
         offered = time.monotonic()
         while True:
-            try:
-                self._look_at_keyboard(offered)  # the PDP-1 waits for a key to offer a new game
-            except SimhError as failure:  # nothing to restore: the next game starts on a fresh emulator
-                self.stats.restarts += 1
-                self.log.warning("game %d: the emulator failed after the game (%s); restart %d", self.game_no,
-                                 str(failure).splitlines()[0], self.stats.restarts)
-                self._keep_counters()
-                self._close_machine()
+            self._look_at_keyboard(offered)  # the PDP-1 waits for a key; one that fails is replaced for the next game
             command = self._take(0.25)
             if command is not None:
                 if command.message.kind == "new_game":
                     command.reply({"type": "ok", "what": "new_game"})
-                    self._keys_safe()
                     return "visitor"
                 self._reject(command, "the game is over")
             self._idle_check()
 
-    # -- PlaySession's callbacks -----------------------------------------------------------
-    def _name(self) -> str:
-        return "You" if self.mode == "visitor" else "Demo"
-
+    # -- what the driver hands over --------------------------------------------------------
     def _echo(self, text: str) -> None:
         """The typewriter: onto the paper (paced at 10 characters a second when authentic)."""
         self._beat()
@@ -625,13 +573,13 @@ class KioskRunner:
             self._update(board=board_view(checker), phase="typing")
             self._save(checker)
         elif isinstance(event, (Move, Swap)):
-            self._update(board=board_view(checker), last=last_move_view(event, checker, self._name()),
+            self._update(board=board_view(checker), last=last_move_view(event, checker),
                          phase="typing", legal=[], swap=False)
             self._save(checker)
         elif isinstance(event, Board):
             self._update(board=board_view(checker))
         elif isinstance(event, GameOver):
-            self._update(phase="game_over", result=result_view(event, self._name()), legal=[], swap=False,
+            self._update(phase="game_over", result=result_view(event), legal=[], swap=False,
                          board=board_view(checker))
         elif isinstance(event, Complaint):
             self.log.warning("game %d: the PDP-1 complained %r", self.game_no, event.text)
@@ -649,8 +597,8 @@ class KioskRunner:
 
     def choose(self, game: Game) -> str:
         """The visitor's (or the demo player's) move, when the PDP-1 asks for it."""
-        if self.session is not None and self.session.checker is not None:
-            self._save(self.session.checker)  # the paper is complete up to the question: the best moment
+        if self.driver.checker is not None:
+            self._save(self.driver.checker)  # the paper is complete up to the question: the best moment
         asked = time.monotonic()
         self.turn += 1  # a new question: a tap for an earlier one is stale from now on
         if self.mode == "attract":
@@ -659,16 +607,13 @@ class KioskRunner:
             while (left := end - time.monotonic()) > 0:
                 self._pause(min(left, 0.25))
                 self._look_at_keyboard(asked)
-            return self._answer_when_keys_are_safe(AttractPlayer(
-                self.config.attract_seed or int(self.stats.started), self.game_no,
-                self.config.attract_random_moves, self.config.attract_depth).choose(game))
+            return AttractPlayer(self.config.attract_seed or int(self.stats.started), self.game_no,
+                                 self.config.attract_random_moves, self.config.attract_depth).choose(game)
         legal = game.position.legal_pits()
         self._last_touch = time.monotonic()  # idle means the visitor's own time, not the PDP-1's
         turn = self.turn
         self._update(phase="your_turn", legal=legal, swap=game.swap_offered)
         while True:
-            if self.machine is not None and not self.machine.sim.alive:
-                raise SimhDied("the pdp1 process exited while the visitor was choosing")
             self._look_at_keyboard(asked)
             command = self._take(0.25)
             if command is not None:
@@ -677,113 +622,49 @@ class KioskRunner:
                     self._reject(command, STALE_TAP)
                 elif kind == "move" and pit in legal:
                     self._update(phase="typing", legal=[], swap=False)
-                    return self._answer_when_keys_are_safe(str(pit))
+                    return str(pit)
                 elif kind == "swap" and game.swap_offered:
                     self._update(phase="typing", legal=[], swap=False)
-                    return self._answer_when_keys_are_safe("s")
+                    return "s"
                 else:
                     self._reject(command, f"pit {pit} cannot be played now" if kind == "move" else "not now")
             self._idle_check()
 
     def _look_at_keyboard(self, asked: float) -> None:
-        """While the PDP-1 waits for a key: stopped (^E), looked at, continued; every
-        ``WAITING_LIGHTS_EVERY`` seconds, the first ``WAITING_LIGHTS_AFTER`` after the question.
+        """While the PDP-1 waits for a key: looked at by the driver (stopped, its PC checked, continued)
+        every ``WAITING_LIGHTS_EVERY`` seconds, the first ``WAITING_LIGHTS_AFTER`` after the question.
 
         One look serves the console and health: the lamps are examined for the
         page, and the PC must be in the program's keyboard loop.  A ``pdp1``
-        that does not answer (stopped, hung) raises SimhTimeout and one that
-        answers from elsewhere SimhError; either is replaced at once
-        (``_play``).  Only here, where nothing is being typed and no key is
-        pending: the answer is typed after this returns, no sooner than
-        ``KEY_AFTER_CONT`` after the ``cont`` (``_keys_safe``).
+        that does not answer, or answers from elsewhere, is replaced at once
+        (during a game the game is restored).
         """
         now = time.monotonic()
         if now - asked < WAITING_LIGHTS_AFTER or now - self._lights_shown_at < WAITING_LIGHTS_EVERY:
             return
-        sim = self.machine.sim if self.machine else None
-        if sim is None or not sim.running:
-            return
         self._lights_shown_at = now
-        self._probe_started = now
-        try:
-            pc = sim.stop()
-        except BreakpointReached as reached:  # a breakpoint here would be the program gone astray
-            pc = reached.pc
-        finally:
-            self._probe_started = None
+        self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
         self._beat()
-        if pc not in self._keyboard_loop:
-            self._probe_problem = f"the PDP-1 should wait for a key but its PC is {pc:o}" if pc is not None \
-                else "the PDP-1 should wait for a key but stopped elsewhere"
-            raise SimhError(self._probe_problem, sim.tail())
-        self._probe_problem = None
-        try:
-            lights = sample(sim, 0, phase="waiting")
-        finally:
-            sim.cont()
-            self._continued_at = time.monotonic()
-        self._show_lights(lights)
 
-    def _keys_safe(self) -> None:
-        """Wait until a key typed now cannot fall into the flush of a ``cont`` just made."""
-        wait = self._continued_at + KEY_AFTER_CONT - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
-
-    def _answer_when_keys_are_safe(self, answer: str) -> str:
-        self._keys_safe()
-        return answer
-
-    def _on_break(self, pc: int | None) -> None:
-        """The PDP-1 stopped at one of the kiosk's breakpoints; PlaySession continues it afterwards."""
-        if pc == self._think_start:
-            self._think()
-        elif pc != self._think_end:
-            raise SimhError(f"the PDP-1 stopped at an unexpected breakpoint {pc}")
-
-    def _think(self) -> None:
-        """Run the PDP-1's thinking in slices: paced in 1960 time if asked, the lights between slices.
-
-        The machine is stopped at the start of ``think`` (a breakpoint) and
-        is stepped until the breakpoint at its end: it types nothing
-        meanwhile, and nothing the visitor typed is pending.
-        """
-        assert self.session is not None
-        sim = self.session.machine.sim
+    def _on_thinking(self, sim: Simh) -> None:
+        """The PDP-1 starts thinking (stopped at ``think``): the faults tests asked for, then the view."""
         while self._faults:
             self._faults.pop(0)(sim)
-        pace = self.config.thinking_pace  # memory cycles a second
-        # paced: a look at the lights every 0.1 s, about 1.9 cycles an instruction
-        slice_ = max(1000, pace // 20) if pace else SLICE_FAST
-        counter = CycleCounter(sim)
-        started = time.monotonic()
-        shown = 0.0
+        self._shown_at = 0.0
         self._update(phase="thinking")
-        while True:
-            try:
-                output, _pc = counter.step(slice_)
-            except BreakpointReached as reached:
-                if reached.pc != self._think_end:
-                    raise
-                break
-            if output:  # nothing is typed while thinking; keep it for the transcript all the same
-                sim.unread(output)
-            if counter.instructions > MAX_THINK:
-                raise SimhError(f"the PDP-1 thought for more than {MAX_THINK} instructions", sim.tail())
-            now = time.monotonic()
-            if now - shown >= LIGHTS_EVERY:
-                shown = now
-                self._show_lights(sample(sim, counter.cycles, phase="thinking"))
-            if pace:
-                self._pause(started + counter.cycles / pace - time.monotonic())
-            else:
-                self._take_now()
-        if pace:
-            self._pause(started + counter.cycles / pace - time.monotonic())
+
+    def _on_slice(self, sim: Simh, cycles: int) -> None:
+        """Between two slices of the thinking: the lights every ``LIGHTS_EVERY``, the page answered."""
+        now = time.monotonic()
+        if now - self._shown_at >= LIGHTS_EVERY:
+            self._shown_at = now
+            self._show_lights(sample(sim, cycles, phase="thinking"))
+        self._take_now()
+
+    def _on_thought(self, thought: Thought) -> None:
         self.log.info("game %d: the PDP-1 thought %d instructions, %d memory cycles, %.2f s of 1960 time",
-                      self.game_no, counter.instructions, counter.cycles, seconds(counter.cycles))
-        lights = sample(sim, counter.cycles, phase="thinking")
-        self._show_lights(lights, done=True)
+                      self.game_no, thought.instructions, thought.cycles, thought.seconds)
+        self._show_lights(sample(self.driver.sim, thought.cycles, phase="thinking"), done=True)
         self._update(phase="typing")
 
     def _show_lights(self, lights: ConsoleLights, done: bool = False) -> None:
@@ -797,9 +678,4 @@ class KioskRunner:
             self._reject(command, "not your turn")
 
     def _close_machine(self) -> None:
-        self._probe_problem = None  # whatever the last look found was about this machine
-        if self.machine is not None:
-            try:
-                self.machine.close()
-            finally:
-                self.machine = None
+        self.driver.close()

@@ -7,8 +7,9 @@ left, the stores at the ends), whose turn it is, the pits that may be
 touched, the last move and the result.  A reconnecting page gets the same
 dict and so shows the game as it was.  The last move carries its parts
 (player, pit, seeds captured, extra turn, and its number in the game's record) so that the page words it in the
-visitor's language and shows the sowing, the capture and the extra turn; its
-English ``text`` is for the log and the protocol tests.
+visitor's language and shows the sowing, the capture and the extra turn.
+Everything is sent as numbers and identifiers (``winner``: ``"pdp-1"``,
+``"visitor"`` or ``null``), never as English: the page has the words.
 """
 
 from __future__ import annotations
@@ -39,26 +40,22 @@ def board_view(checker: CrossChecker | None) -> dict:
     }
 
 
-def last_move_view(event: Move | Swap, checker: CrossChecker, visitor_name: str) -> dict:
-    """The move to highlight: its row, its column on the page (0 = left), and the words for it."""
+def last_move_view(event: Move | Swap, checker: CrossChecker) -> dict:
+    """The move to highlight: its row, its column on the page (0 = left), and its parts."""
     pdp1 = event.player == "pdp-1"
-    who = "PDP-1" if pdp1 else visitor_name
     if isinstance(event, Swap):
-        return {"row": None, "col": None, "text": f"{who} swapped sides", "player": event.player, "swap": True,
+        return {"row": None, "col": None, "player": event.player, "swap": True,
                 "pit": None, "captured": 0, "extra_turn": False, "number": len(checker.game.record)}
     m = checker.game.position.pits
-    text = f"{who} played pit {event.pit}"
-    if event.captured:
-        text += f", capturing {event.captured}"
-    if event.extra_turn:
-        text += ", and moves again"
     # the PDP-1 sits on top, its pit k drawn in column m-k; the visitor's pit k in column k-1
-    return {"row": "top" if pdp1 else "bottom", "col": m - event.pit if pdp1 else event.pit - 1, "text": text,
+    return {"row": "top" if pdp1 else "bottom", "col": m - event.pit if pdp1 else event.pit - 1,
             "player": event.player, "swap": False, "pit": event.pit, "captured": event.captured,
             "extra_turn": bool(event.extra_turn), "number": len(checker.game.record)}
 
 
-def result_view(end: GameOver, visitor_name: str) -> dict:
+def result_view(end: GameOver) -> dict:
+    """The scores and the winner: ``"pdp-1"``, ``"visitor"`` (the person, or the demo player in
+    attract mode: the page knows which from the mode) or None for a draw."""
     scores = dict(end.scores)
-    winner = {"pdp-1": "PDP-1", "you": visitor_name, None: None}.get(end.winner, end.winner)
+    winner = {"pdp-1": "pdp-1", "you": "visitor"}.get(end.winner or "")
     return {"pdp1": scores.get("pdp-1", 0), "visitor": scores.get("you", 0), "winner": winner}

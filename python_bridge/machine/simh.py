@@ -54,16 +54,9 @@ STOP_RETRY = 0.5  # seconds to wait for a ^E to stop the machine before sending 
 TAIL_CHARS = 2000  # transcript tail carried by exceptions
 TRANSCRIPT_LIMIT = 256 * 1024  # the transcript kept in memory (the kiosk runs for weeks)
 
-# Messages SIMH prints when the simulated machine stops, each with the PC.  SIMH starts each on a
-# new line of its own: that CR LF belongs to the message, not to the program's output.
-_STOP_RE = re.compile(
-    r"(?:\r?\n)?(HALT instruction|Undefined instruction|Infinite I/O wait state|Breakpoint|Simulation stopped)"
-    r"(?:, PC: ([0-7]+))?[^\r\n]*\r?\n"
-)
+NEVER = re.compile(r"(?!x)x")  # a pattern that never matches: ``expect(NEVER)`` waits for the machine to stop
 
 _ANY = re.compile(r".+", re.DOTALL)  # whatever has arrived
-_STOP_WORDS = ("HALT instruction", "Undefined instruction", "Infinite I/O wait state", "Breakpoint",
-               "Simulation stopped")
 
 
 def _ready_length(unread: str) -> int:
@@ -189,6 +182,9 @@ class BreakpointReached(MachineStopped):
     """A breakpoint set with ``break`` was reached."""
 
 
+# The messages SIMH prints when the simulated machine stops, each with the PC, and what each
+# becomes: the one table of them.  SIMH starts each on a new line of its own: that CR LF belongs
+# to the message, not to the program's output.
 _STOP_CLASSES: dict[str, type[MachineStopped]] = {
     "HALT instruction": MachineHalted,
     "Undefined instruction": UndefinedInstruction,
@@ -196,6 +192,10 @@ _STOP_CLASSES: dict[str, type[MachineStopped]] = {
     "Breakpoint": BreakpointReached,
     "Simulation stopped": MachineStopped,
 }
+_STOP_WORDS = tuple(_STOP_CLASSES)
+_STOP_RE = re.compile(
+    r"(?:\r?\n)?(" + "|".join(map(re.escape, _STOP_WORDS)) + r")(?:, PC: ([0-7]+))?[^\r\n]*\r?\n"
+)
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ class MachineConfig:
     (instructions a second).  It is no way to 1960 speed: SIMH 3.8.1
     calibrates it at full speed for the first few million instructions
     after every ``run``/``cont`` and lets the typewriter's waits pass in no
-    host time, so 1960 pacing is done by stepping (see demo_pacing).  ``tto_time``: typewriter
+    host time, so 1960 pacing is done by stepping (see checking.pacing).  ``tto_time``: typewriter
     output time per character in instructions (20000 at 200K gives the real
     10 characters a second).  ``tti_time``: the keyboard poll interval in
     instructions; one key can arrive per poll.
@@ -596,7 +596,7 @@ class Simh(Closing):
         ``SimhTimeout`` if it is still running after ``timeout`` seconds (then it is still running).
         """
         try:
-            self.expect(re.compile(r"(?!x)x"), timeout)  # never matches: wait for the stop
+            self.expect(NEVER, timeout)  # wait for the stop
         except MachineStopped as stop:
             return stop
         raise SimhError("the machine did not stop", self.tail())  # pragma: no cover - expect always raises

@@ -153,9 +153,9 @@ class TranscriptParser:
     """Incremental parser: raw typewriter output in, events out."""
 
     buffer: str = ""
-    _title: dict = field(default_factory=dict)
-    _board: list[str] = field(default_factory=list)
-    _scores: tuple | None = None
+    _title: dict = field(default_factory=dict, init=False)
+    _board: list[str] = field(default_factory=list, init=False)
+    _scores: tuple | None = field(default=None, init=False)
 
     def feed(self, text: str) -> list[Event]:
         self.buffer += text.replace("\r", "")

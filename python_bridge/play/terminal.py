@@ -4,7 +4,9 @@ The emulated typewriter prints live; when the PDP-1 asks for a move the
 visitor types a line (a pit number, or ``s`` to swap when offered), which is
 typed on the PDP-1's keyboard.  Every move is checked against the reference
 engine, a failed emulator is restarted with the game restored, and the game
-record is saved when the program ends (``records/``).
+record of each game is saved as it ends (``records/``).  The game itself is
+the driver's (``checking.driver``); this module is the terminal: the echo,
+the spinner, the visitor's lines and the records.
 """
 
 from __future__ import annotations
@@ -18,16 +20,18 @@ from pathlib import Path
 from typing import TextIO
 
 from ..checking.crosscheck import CrossCheckMismatch
-from ..checking.keyboard import ask_visitor, ask_yes, flush_type_ahead, keys_unseen_while_busy
-from ..checking.wording import count
+from ..checking.driver import Failure, FrontEnd, GameDriver, GameOutcome
+from ..checking.keyboard import (ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground,
+                                 wait_for_any_line)
+from ..checking.pacing import Pacer
 from ..checking.record_files import claim, create_new, stamp
+from ..checking.visitors import VisitorQuit
+from ..checking.wording import count
 from ..machine.front_panel import PanelSettings, describe_switches, describe_test_word
-from ..reference.game import Game
 from ..machine.kalah_program import ROOT
+from ..machine.simh import SimhError
+from ..reference.game import Game
 from ..reference.notation import format_record
-from ..checking.recovery import RecoveringGame
-from ..checking.session import GameOutcome, VisitorQuit
-from ..machine.simh import FULL_SPEED, SimhError
 
 RECORDS = ROOT / "records"
 SPIN_AFTER = 2.0  # seconds of silence before the host shows that the machine is working
@@ -42,10 +46,10 @@ class EchoFilter:
     """Writes the typewriter to the terminal, leaving out SIMH's echo of keys the terminal already showed."""
 
     out: TextIO
-    expect: str = ""  # the echo still to drop
+    expect: str = field(default="", init=False)  # the echo still to drop
     spinner: "Spinner | None" = None  # told of every output, so it never covers the paper
     keyboard: TextIO | None = None  # its type-ahead is flushed before each line is begun
-    at_line_start: bool = True
+    at_line_start: bool = field(default=True, init=False)
 
     def typed(self, keys: str) -> None:
         self.expect = keys + "\r\n"
@@ -90,16 +94,20 @@ class Spinner:
     emulated PDP-1 itself; neither loop can draw.  It writes to ``err`` only
     when that is a terminal, never while the visitor is being asked, and
     erases itself before anything else is printed, so the paper on the screen
-    stays the PDP-1's and the transcript never sees it.
+    stays the PDP-1's and the transcript never sees it.  It never draws over
+    a line the paper has begun (the question): the driver hands the paper
+    over a line at a time, each line's checks made before the next is shown,
+    so the slow checks come where the paper's line is empty.
     """
 
     err: TextIO
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    asking: bool = True  # the visitor is being asked (or nothing has begun): no spinner
-    waiting: bool = False  # the bridge waits for the PDP-1's output (else: it checks a move)
-    quiet_since: float = field(default_factory=time.monotonic)
-    shown: bool = False
-    _stop: threading.Event = field(default_factory=threading.Event)
+    paper: "EchoFilter | None" = None  # the spinner draws only where the paper's line is empty
+    lock: threading.RLock = field(default_factory=threading.RLock, init=False)
+    asking: bool = field(default=True, init=False)  # the visitor is being asked (or nothing has begun): no spinner
+    waiting: bool = field(default=False, init=False)  # the bridge waits for the PDP-1's output (else: it checks a move)
+    quiet_since: float = field(default_factory=time.monotonic, init=False)
+    shown: bool = field(default=False, init=False)
+    _stop: threading.Event = field(default_factory=threading.Event, init=False)
 
     def __enter__(self) -> "Spinner":
         if _is_terminal(self.err):
@@ -118,7 +126,7 @@ class Spinner:
             self.quiet_since = time.monotonic()
 
     def on_wait(self, _silent: float) -> None:
-        """PlaySession's on_wait: the bridge is waiting for the PDP-1 (it is thinking)."""
+        """The driver is waiting for the PDP-1's output (it is thinking)."""
         self.waiting = True
 
     def ask(self, asking: bool) -> None:
@@ -140,8 +148,8 @@ class Spinner:
         while not self._stop.wait(0.25):
             with self.lock:
                 quiet = time.monotonic() - self.quiet_since
-                if self.asking or quiet < SPIN_AFTER:
-                    continue
+                if self.asking or quiet < SPIN_AFTER or (self.paper is not None and not self.paper.at_line_start):
+                    continue  # a line begun on the paper (the question) is never drawn over
                 turn += 1
                 what = "the PDP-1 is thinking" if self.waiting else "checking the PDP-1's move with the reference engine"
                 wheel = WHEEL[turn % len(WHEEL)]
@@ -176,25 +184,46 @@ class TerminalVisitor:
 
 
 @dataclass
+class TerminalFront(FrontEnd):
+    """The driver's front end at the terminal: the paper echoed, failures said, the spinner told."""
+
+    echo_filter: EchoFilter
+    spinner: Spinner
+
+    def echo(self, text: str) -> None:
+        self.echo_filter(text)
+
+    def failed(self, failure: Failure) -> None:
+        self.echo_filter.say("\n" + failure.notice() + "\n")
+
+    def restored(self) -> None:
+        self.echo_filter.say("\n[restored: the game goes on from the same position]\n")
+
+    def waiting(self, silent: float) -> None:
+        self.spinner.on_wait(silent)
+
+
+@dataclass
 class SessionRecords:
     """The session's game records in ``folder``: one file a game, named after a stem no other session has."""
 
     folder: Path
     started: str = field(default_factory=stamp)
-    stem: str | None = None
-    saved: list[Path] = field(default_factory=list)
-    failure: str = ""  # why a record could not be written (the folder vanished, the disk is full)
+    stem: str | None = field(default=None, init=False)
+    saved: list[Path] = field(default_factory=list, init=False)
+    failure: str = field(default="", init=False)  # why a record could not be written (the folder vanished, the disk is full)
+    unsaved_text: str = field(default="", init=False)  # the record that could not be written, to be shown instead
 
-    def save(self, game: RecoveringGame, outcome: GameOutcome | None, unfinished: str = "the visitor left") -> Path | None:
-        """Write the game now held (ended: ``outcome``; else None and why it did not end).
+    def save(self, outcome: GameOutcome | None, finished: bool, unfinished: str = "the visitor left") -> Path | None:
+        """Write the game ``outcome`` holds (``finished``, or not and why it did not end).
 
-        None if the game never began, or if the file could not be written (``failure`` says why).
+        None if no move was made (nothing to keep), or if the file could not
+        be written (``failure`` says why, ``unsaved_text`` holds the record).
         """
-        session = game.session
-        if session is None or session.checker is None:
+        if outcome is None or (not finished and not outcome.record):
             return None
         number = len(self.saved) + 1
-        text = record_text(game, outcome, number, unfinished)
+        text = record_text(outcome, number, finished, unfinished)
         try:
             if self.stem is None:
                 self.stem, path = claim(self.folder, f"kalah-{self.started}", f"-game{number}.txt")
@@ -203,6 +232,7 @@ class SessionRecords:
                 path = create_new(self.folder / f"{self.stem}-game{number}.txt", text)
         except OSError as failure:
             self.failure = f"game {number} could not be saved in {self.folder}: {failure.strerror or failure}"
+            self.unsaved_text = text
             return None
         self.saved.append(path)
         return path
@@ -212,34 +242,34 @@ class SessionRecords:
         if self.failure:
             return self.failure
         if not self.saved:
-            return "no game was begun: nothing to save"
+            return "no move was made: nothing to save"
         if len(self.saved) == 1:
             return f"the game is saved in {self.saved[0]}"
         first, last = self.saved[0].name, self.saved[-1].name
         return f"{len(self.saved)} games are saved in {self.folder}: {first} to {last}"
 
 
-def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int,
-                unfinished: str = "the visitor left") -> str:
-    """A game's record: settings, moves, result, true figures, and the typewriter transcript."""
-    session = game.session
-    assert session is not None and session.checker is not None
-    checker = session.checker
-    t = checker.title
-    if outcome is not None and outcome.end is not None:
+def record_text(outcome: GameOutcome, number: int, finished: bool, unfinished: str = "the visitor left") -> str:
+    """A game's record: settings, moves, result, true figures, and the typewriter transcript.
+
+    The transcript holds the lines the bridge has checked: a line the PDP-1
+    typed while the session was left is in neither the record nor the transcript.
+    """
+    t = outcome.title
+    if finished and outcome.end is not None:
         result = outcome.end.result()
     else:
-        result = f"not finished: {unfinished} after {count(len(checker.game.record), 'move')}"
+        result = f"not finished: {unfinished} after {count(len(outcome.record), 'move')}"
     lines = [
         f"Kalah on the PDP-1: game record (game {number} of the session)",
         f"pits {t.pits}  seeds {t.seeds}  level {t.level or 'auto'}  rules: {t.variants.describe()}",
         f"first: {t.first}",
-        f"record: {format_record(checker.game.record)}",
+        f"record: {format_record(outcome.record)}",
         f"result: {result}",
-        f"moves cross-checked: {checker.moves_checked}  emulator restarts: {game.game_restarts}",
+        f"moves cross-checked: {outcome.moves_checked}  emulator restarts: {outcome.restarts}",
         "",
         "typewriter transcript:",
-        session.transcript.replace("\r", ""),
+        outcome.transcript.replace("\r", ""),
     ]
     return "\n".join(lines)
 
@@ -247,12 +277,15 @@ def record_text(game: RecoveringGame, outcome: GameOutcome | None, number: int,
 def play_at_terminal(panel: PanelSettings, records: Path) -> int:
     """The session at the terminal: games until the visitor leaves, each saved as it ends; the exit status.
 
-    Ctrl-C and Ctrl-D (end of input) both end the session with the game in
-    progress saved and status 0, as in ``play --authentic``.
+    Ctrl-C, Ctrl-\\ and Ctrl-D (end of input) all end the session with the
+    game in progress saved and status 0, as in ``play --authentic``.  At a
+    game's end the PDP-1's own question is the only one: any line starts a
+    new game.
     """
     out = sys.stdout
-    spinner = Spinner(sys.stderr)
-    echo = EchoFilter(out, spinner=spinner, keyboard=sys.stdin)
+    echo = EchoFilter(out, keyboard=sys.stdin)
+    spinner = Spinner(sys.stderr, paper=echo)
+    echo.spinner = spinner
     shelf = SessionRecords(records)
     word = describe_test_word(panel.test_word())
     out.write(f"sense switches 1-6: {describe_switches(panel.switches())}   test word: {word}\n"
@@ -260,36 +293,34 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
               f"{count(panel.pits, 'pit')}, {count(panel.seeds, 'seed')}, level {panel.depth or 'auto'})\n"
               "reading the Kalah tape in...  (type a pit number and Enter; Ctrl-D or Ctrl-C to leave)\n")
     silence = DEEP_SILENCE_TIMEOUT if panel.depth >= DEEP_LEVEL else SILENCE_TIMEOUT
-    game = RecoveringGame(panel, TerminalVisitor(echo), FULL_SPEED,
-                          echo=echo, notice=lambda msg: echo.say("\n" + msg + "\n"),
-                          silence_timeout=silence, on_wait=spinner.on_wait)
+    driver = GameDriver(panel, TerminalFront(echo, spinner), TerminalVisitor(echo), Pacer(counted=False),
+                        silence_timeout=silence)
     status = 0
-    unsaved = False  # a game begun and not yet saved
+    playing = False  # a game begun and not yet saved
     try:
-        with keys_unseen_while_busy(sys.stdin), spinner, game:
+        with own_foreground(sys.stdin), keys_unseen_while_busy(sys.stdin), spinner, driver:
             spinner.ask(False)
             while True:
-                unsaved = True
-                outcome = game.play_game()
-                shelf.save(game, outcome)
-                unsaved = False
+                playing = True
+                outcome = driver.play_game()
+                playing = False
+                shelf.save(outcome, finished=True)
                 if shelf.failure:
-                    out.write(f"\n[{shelf.failure}]\n")
-                    status = 1
                     break
-                out.write(f"\n[{count(outcome.moves_checked, 'move')} cross-checked against the reference engine]\n")
+                out.write(f"\n[{count(outcome.moves_checked, 'move')} cross-checked against the reference engine; "
+                          "Ctrl-D leaves]\n")
                 spinner.ask(True)
-                if not ask_yes("another game? [y/N] ", out):
+                if not wait_for_any_line(sys.stdin):  # the PDP-1 asked: any key starts a new game
                     out.write(f"[{shelf.said()}]\n")
                     break
                 spinner.ask(False)
                 echo.typed("")  # the key that starts the new game: SIMH's echo of it is no line of the paper
-                game.new_game()
+                driver.new_game()
     except (VisitorQuit, KeyboardInterrupt):
         spinner.clear()
-        if unsaved:
-            shelf.save(game, None)
-        out.write(f"\n[you left; {shelf.said()}]\n")
+        if playing:
+            shelf.save(driver.outcome(), finished=False)
+        out.write(f"\n[you left; {shelf.said()}]\n" if not shelf.failure else "\n[you left]\n")
     except CrossCheckMismatch as mismatch:
         out.write(f"\n{mismatch}\n")
         status = 1
@@ -297,8 +328,11 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
         out.write(f"\n[the emulator failed and could not be restored: {failure}]\n")
         status = 1
     finally:
-        if status and unsaved:
-            path = shelf.save(game, None, "stopped by the failure above")
+        if status and playing:
+            path = shelf.save(driver.outcome(), finished=False, unfinished="stopped by the failure above")
             out.write(f"[the game so far is saved in {path}]\n" if path else f"[{shelf.said()}]\n")
+    if shelf.failure:
+        out.write(f"\n[{shelf.failure}; here is its record instead]\n{shelf.unsaved_text}\n")
+        status = 1
     out.flush()
-    return 1 if shelf.failure else status
+    return status

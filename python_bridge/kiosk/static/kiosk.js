@@ -422,7 +422,7 @@ function drawTexts() {
   let status = t(`status.${s.phase}`), detail = s.last ? moveText(s.last, visitor) : "";
   if (s.phase === "game_over" && s.result) {
     const r = s.result;
-    status = r.winner === null ? t("result.draw") : r.winner === "PDP-1" ? t("result.pdp1") : visitor ? t("result.visitor") : t("result.demo");
+    status = r.winner === null ? t("result.draw") : r.winner === "pdp-1" ? t("result.pdp1") : visitor ? t("result.visitor") : t("result.demo");
     detail = t(visitor ? "result.score.visitor" : "result.score.demo", { a: r.pdp1, b: r.visitor });
   }
   if (s.countdown !== null) { status = t("countdown", { n: s.countdown }); detail = t("countdown.touch"); }

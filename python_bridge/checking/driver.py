@@ -1,0 +1,527 @@
+"""The one game driver: every game on the PDP-1 -- play, the demonstration, the kiosk, the cross-check.
+
+Why one: the three front ends each ran their own loop (reading the
+typewriter, restoring a failed emulator, stepping the thinking), with their
+own rules, and their bugs came one at a time.  Here a game on the PDP-1 is
+owned from the tape's read-in to its record:
+
+* the machine and its restore policy: a failed or hung ``pdp1`` is replaced
+  and the game restored (``restore``) up to ``max_restarts`` times a game,
+  each restore tried ``restore_tries`` times; an emulator lost after the
+  game's last line, or between games, loses nothing (the next game starts on
+  a fresh one); one lost before a game's title is replaced once;
+* the ``think``/``thx`` breakpoints: the PDP-1's thinking is stepped in
+  slices, every memory cycle counted, at the pace the ``Pacer`` gives
+  (unpaced, 1960 speed, the kiosk's), unless the pacer does not count;
+* one ``TranscriptParser`` and one ``CrossChecker`` a game: the typewriter is
+  handed to the front end a line at a time, and each line's events (checked
+  first) right after it, so a front end never shows a line before the host
+  has taken in the ones before it;
+* the record: ``GameOutcome`` (title, moves, the checked end, restarts, the
+  PDP-1's measured choices, the transcript).
+
+The interface::
+
+    driver = GameDriver(panel, front=FrontEnd(), visitor=None, pacer=Pacer())
+    with driver:                          # closes the emulator however the block ends
+        driver.start(reader=None)         # read the tape in; with ``reader(frames)`` paced and drawn
+        outcome = driver.play_game()      # title to checked end line, failures restored
+        driver.new_game()                 # answer the PDP-1's offer with a key, or
+        driver.new_game(panel)            # stop it and start it at 100 with another panel
+        driver.resume(title, record)      # a saved game on a fresh emulator; then play_game()
+        driver.look_at_keyboard(look)     # while the visitor decides: stop, check, ``look(sim)``, continue
+
+A front end gives only what is its own, by overriding ``FrontEnd``'s
+methods: the echo, the events, notices of failures, the PDP-1's thinking
+(``thinking``, ``slice``, ``thought``: captions, the console lights), and
+its waits; the visitor (terminal keys, touches, a script or a reference
+player) is a ``visitors.Visitor``.  Exceptions a front end raises from a
+callback (the visitor leaving, a touch that abandons a game) go through the
+driver untouched, the machine left for ``new_game`` or ``close``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..machine.cycles import seconds
+from ..machine.front_panel import PanelSettings
+from ..machine.kalah_program import KalahMachine, program_symbols
+from ..machine.simh import (FULL_SPEED, QUIET_SPEED, BreakpointReached, Closing, MachineConfig, Simh, SimhDied,
+                            SimhError, SimhTimeout)
+from ..machine.transcript import (Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title,
+                                  TranscriptParser)
+from ..reference.notation import format_record
+from ..reference.rules import SOUTH
+from .crosscheck import CrossChecker, CrossCheckMismatch
+from .pacing import LOADER_START, MAX_THINK, Pacer, read_in, think_to_break
+from .restore import checker_from_record, restore_machine
+from .visitors import Visitor
+
+MAX_RESTARTS = 20  # in one game; beyond that something is wrong with the machine, not the emulator
+RESTORE_TRIES = 3  # a fresh emulator can fail to start too
+RESTORE_PAUSE = 0.5  # seconds between two tries
+WAIT_TICK = 0.5  # how often ``FrontEnd.waiting`` hears that the PDP-1 is still silent (seconds)
+KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key this soon after a look
+START_ADDRESS = 0o100  # where the program starts a game from the panel
+
+# When an emulator failed (``Failure.when``)
+DURING = "during the game"
+AFTER_END = "after the game ended"
+BEFORE_TITLE = "before the game began"
+BETWEEN_GAMES = "as the new game was asked for"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An emulator that failed: why (SIMH's first line), when, and the game's record at that moment."""
+
+    reason: str
+    when: str
+    record: str  # the moves so far, in notation ("" when none)
+
+    @property
+    def restored(self) -> bool:
+        """Whether the game goes on from where it was (else the next game starts on a fresh emulator)."""
+        return self.when == DURING
+
+    def notice(self) -> str:
+        """The one line a person watching is told (the kiosk logs its own)."""
+        if self.restored:
+            return f"[the PDP-1 failed: {self.reason}. Restarting it and restoring the game...]"
+        return f"[the PDP-1 failed {self.when}: {self.reason}. The next game starts on a fresh emulator]"
+
+
+@dataclass
+class Thought:
+    """One choice of the PDP-1's: described by the reference, measured between its breakpoints."""
+
+    move: int  # the move's number in the game, from 1
+    player: str  # as the typewriter names it: "pdp-1", "south" or "north"
+    depth: int
+    positions: int
+    instructions: int = 0
+    cycles: int = 0  # memory cycles, 5 us each
+    choice: str = ""  # "pit 3" or "swap", once typed
+
+    @property
+    def seconds(self) -> float:
+        """True 1960 seconds: the thinking's memory cycles at 5 us."""
+        return seconds(self.cycles)
+
+
+@dataclass
+class GameOutcome:
+    """What one game produced."""
+
+    title: Title
+    record: list[int | str]
+    end: GameOver | None
+    moves_checked: int
+    choices_checked: int
+    transcript: str
+    restarts: int = 0
+    thoughts: list[Thought] = field(default_factory=list)
+
+    def record_text(self) -> str:
+        return format_record(self.record)
+
+    @classmethod
+    def of(cls, checker: CrossChecker, transcript: str, restarts: int = 0,
+           thoughts: list[Thought] | None = None) -> "GameOutcome":
+        """What the game ``checker`` followed produced, its end included once it was printed and checked."""
+        return cls(checker.title, list(checker.game.record), checker.end, checker.moves_checked,
+                   checker.choices_checked, transcript, restarts, list(thoughts or []))
+
+
+class FrontEnd:
+    """What a front end hears from the driver; every method does nothing until overridden."""
+
+    def echo(self, text: str) -> None:
+        """Typewriter output, a line (or a line's beginning) at a time, before that line's events."""
+
+    def event(self, event: Event, checker: CrossChecker) -> None:
+        """An event of the paper, already checked against the reference by ``checker``."""
+
+    def failed(self, failure: Failure) -> None:
+        """The emulator failed; ``failure.restored`` says whether the game is being put back."""
+
+    def restored(self) -> None:
+        """The game goes on on a fresh emulator, from the same position."""
+
+    def thinking(self, thought: Thought, sim: Simh) -> None:
+        """The PDP-1 starts a choice (stopped at ``think``; ``thought`` has no cycles yet)."""
+
+    def slice(self, sim: Simh, cycles: int) -> None:
+        """Between two slices of the thinking (the machine stopped): ``cycles`` counted so far."""
+
+    def thought(self, thought: Thought) -> None:
+        """The choice measured: its instructions and memory cycles."""
+
+    def waiting(self, silent: float) -> None:
+        """The PDP-1 has been silent ``silent`` seconds (thinking, when the thinking is not stepped)."""
+
+
+@dataclass
+class GameDriver(Closing):
+    """Plays whole games of the Kalah program on one emulator at a time; the interface is the module's."""
+
+    panel: PanelSettings
+    front: FrontEnd = field(default_factory=FrontEnd)
+    visitor: Visitor | None = None  # None: the PDP-1 plays both sides
+    pacer: Pacer = field(default_factory=Pacer)
+    silence_timeout: float = 60.0  # longest the PDP-1 may stay silent (untimed thinking) before it counts as hung
+    max_restarts: int = MAX_RESTARTS  # a game; 0: the first failure raises (the cross-check counts it)
+    restore_tries: int = RESTORE_TRIES
+    timeout: float = 10.0  # SIMH's answers and the read-in
+    machine: KalahMachine | None = field(default=None, init=False)
+    checker: CrossChecker | None = field(default=None, init=False)
+    transcript: str = field(default="", init=False)  # this game's typewriter output (kept across restarts)
+    thoughts: list[Thought] = field(default_factory=list, init=False)  # this game's measured choices
+    restarts: int = field(default=0, init=False)  # in all games so far, counted as they happen
+    game_restarts: int = field(default=0, init=False)  # in the game now being played (or the last one)
+    read_in_instructions: int = field(default=0, init=False)  # the last read-in's, when drawn
+    probe_started: float | None = field(default=None, init=False)  # a look at the keyboard loop under way since
+    probe_problem: str | None = field(default=None, init=False)  # what the last look found wrong
+    _parser: TranscriptParser = field(default_factory=TranscriptParser, init=False)
+    _pending_keys: str | None = field(default=None, init=False)  # typed for the visitor, not yet answered
+    _restarts_before_game: int = field(default=0, init=False)  # made between games: the next game's record
+    _machine_lost: bool = field(default=False, init=False)  # the next game needs a fresh emulator
+    _resume: bool = field(default=False, init=False)  # the next play_game goes on with the checker's game
+    _playing: bool = field(default=False, init=False)  # inside play_game: failures are restored there
+    _continued_at: float = field(default=0.0, init=False)
+    _thinking: Thought | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        symbols = program_symbols()
+        self._think, self._thx = symbols["think"], symbols["thx"]
+        self._keyboard_loop = (symbols["gc1"], symbols["gc1"] + 1)  # getc's wait: szf i 1 / jmp gc1
+
+    # -- the machine ----------------------------------------------------------------------------
+    @property
+    def config(self) -> MachineConfig:
+        """Stepped at a pace, the machine idles throttled between steps; otherwise it runs flat out."""
+        return QUIET_SPEED if self.pacer.paced else FULL_SPEED
+
+    @property
+    def breakpoints(self) -> tuple[int, ...]:
+        """Where the PDP-1 stops itself so that its thinking is stepped and counted (none when not counted)."""
+        return (self._think, self._thx) if self.pacer.counted else ()
+
+    def start(self, reader: Callable[[int], None] | None = None, start_address: int = START_ADDRESS) -> None:
+        """Read the tape into a fresh emulator with the panel set; the program runs.
+
+        ``reader``: the read-in is carried out step by step (at the real
+        reader's 400 frames a second when paced) up to the tape's
+        ``start_address``, and hears the reader's position in frames as it goes.
+        """
+        self.close()
+        self._machine_lost = False
+        if reader is None:
+            self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout, breakpoints=self.breakpoints)
+            return
+        self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout,
+                                    breakpoints=(LOADER_START, start_address) + self.breakpoints)
+        self.read_in_instructions = read_in(self.machine.sim, start_address, self.pacer, reader, self.timeout)
+        self.machine.sim.cont()
+
+    def close(self) -> None:
+        self.probe_problem = None  # whatever the last look found was about this machine
+        if self.machine is not None:
+            try:
+                self.machine.close()
+            finally:
+                self.machine = None
+
+    @property
+    def sim(self) -> Simh:
+        if self.machine is None:
+            raise SimhDied("no emulator is running")
+        return self.machine.sim
+
+    # -- games ----------------------------------------------------------------------------------
+    def play_game(self) -> GameOutcome:
+        """One game from its title (or from where ``resume`` or a failure left it) to its checked end.
+
+        Raises ``CrossCheckMismatch`` on any difference with the reference,
+        and ``SimhError`` when the machine cannot be restored.
+        """
+        if self.machine is None or self._machine_lost:
+            self.start()
+        self.game_restarts, self._restarts_before_game = self._restarts_before_game, 0
+        resume, self._resume = self._resume, False
+        if not resume:
+            self.checker, self.transcript, self.thoughts = None, "", []
+            self._pending_keys = None
+            self._parser = TranscriptParser()
+        self._playing = True
+        try:
+            try:
+                return self._play_restoring(resume)
+            except (SimhError, OSError) as failure:
+                if self.checker is not None or self.max_restarts == 0:
+                    raise
+                self._lost(failure, BEFORE_TITLE)  # nothing to restore: the game starts again, once
+                self.start()
+                self._parser = TranscriptParser()
+                self.transcript = ""
+                return self._play_restoring(False)
+        finally:
+            self._playing = False
+
+    def new_game(self, panel: PanelSettings | None = None) -> None:
+        """Start the next game: answer the PDP-1's new-game offer with a key, or, given ``panel`` (or
+        after a game left before its end), stop the program and start it again at 100 with the panel
+        set.  An emulator that fails here is replaced by a fresh one; nothing is lost."""
+        finished = self.checker is not None and self.checker.finished
+        if panel is not None:
+            self.panel = panel
+        self._resume = False
+        if self.machine is None or self._machine_lost:
+            self.start()
+            return
+        try:
+            sim = self.machine.sim
+            if panel is None and finished:
+                self._type("\r")  # "type any key for a new game."
+                return
+            if sim.running:
+                sim.stop()
+            sim.discard_output()
+            sim.set_switches(self.panel.switches())
+            sim.set_test_word(self.panel.test_word())
+            self.machine.panel = self.panel
+            sim.go(START_ADDRESS)
+        except (SimhError, OSError) as failure:
+            self._lost(failure, BETWEEN_GAMES)
+            self.start()
+
+    def resume(self, title: Title, record: list[int | str]) -> bool:
+        """Put a saved game (its title and record) on a fresh emulator; ``play_game`` plays it on.
+
+        False when the record is of a finished game: nothing to play on.
+        """
+        checker = checker_from_record(title, record)
+        if checker.finished:
+            return False
+        self.checker, self.transcript, self.thoughts = checker, "", []
+        self._pending_keys = None
+        self.panel = PanelSettings(pits=title.pits, seeds=title.seeds, depth=title.level, variants=title.variants,
+                                   pdp1_first=title.first == "pdp-1")
+        self._restore(checker)
+        self._resume = True
+        return True
+
+    def outcome(self) -> GameOutcome | None:
+        """The game so far (its end included once checked), or None before its title."""
+        if self.checker is None:
+            return None
+        return GameOutcome.of(self.checker, self.transcript, self.game_restarts, self.thoughts)
+
+    # -- the restore policy ---------------------------------------------------------------------
+    def _play_restoring(self, resume: bool) -> GameOutcome:
+        restarts = 0
+        while True:
+            try:
+                return self._play(resume)
+            except (SimhError, OSError) as failure:
+                checker = self.checker
+                if checker is not None and checker.finished:
+                    self._lost(failure, AFTER_END)  # every move is checked: the result stands
+                    outcome = self.outcome()
+                    assert outcome is not None
+                    return outcome
+                if checker is None or restarts >= self.max_restarts:
+                    raise
+                restarts += 1
+                self._count_restart(between_games=False)
+                self.front.failed(Failure(_first_line(failure), DURING, format_record(checker.game.record)))
+                self._restore(checker)
+                resume = True
+
+    def _restore(self, checker: CrossChecker) -> None:
+        """A fresh emulator playing on ``checker``'s game (several tries: a start can fail too)."""
+        self.close()
+        for attempt in range(1, self.restore_tries + 1):
+            try:
+                self.machine = restore_machine(self.panel, self.config, checker, timeout=self.timeout,
+                                               breakpoints=self.breakpoints)
+                break
+            except SimhError:
+                if attempt == self.restore_tries:
+                    raise
+                self.pacer.sleep(RESTORE_PAUSE)
+        self._machine_lost = False
+        self._parser = TranscriptParser()
+        self.front.restored()
+
+    def _lost(self, failure: BaseException, when: str) -> None:
+        """An emulator failed where no game needs restoring: the next game starts on a fresh one."""
+        self._count_restart(between_games=when == BETWEEN_GAMES)
+        self._machine_lost = True
+        record = format_record(self.checker.game.record) if self.checker is not None else ""
+        self.front.failed(Failure(_first_line(failure), when, record))
+
+    def _count_restart(self, between_games: bool) -> None:
+        self.restarts += 1
+        if between_games:  # the last game is saved already: the next one's record counts it
+            self._restarts_before_game += 1
+        else:
+            self.game_restarts += 1
+
+    # -- reading the typewriter -----------------------------------------------------------------
+    def _play(self, resume: bool) -> GameOutcome:
+        """Read and answer the PDP-1 to the new-game offer; raise CrossCheckMismatch on any difference."""
+        while True:
+            sim = self.sim
+            try:
+                text = self._read(sim)
+            except BreakpointReached as stop:
+                self._on_break(sim, stop.pc)
+                sim.cont()
+                continue
+            for line in text.splitlines(keepends=True):
+                self.front.echo(line)
+                offered = False
+                for event in self._parser.feed(line):
+                    offered = self._on_event(event, line) or offered
+                self.transcript += line  # a line joins the transcript once its events are checked
+                if offered:
+                    outcome = self.outcome()
+                    assert outcome is not None
+                    return outcome
+
+    def _read(self, sim: Simh) -> str:
+        """The next output; while the PDP-1 is silent the front end hears how long it has been."""
+        began = time.monotonic()
+        while True:
+            silent = time.monotonic() - began
+            if silent >= self.silence_timeout:
+                raise SimhTimeout(f"no output from the PDP-1 for {self.silence_timeout:.0f} s", sim.tail())
+            try:
+                return sim.read_some(min(WAIT_TICK, self.silence_timeout - silent))
+            except SimhTimeout:
+                self.front.waiting(time.monotonic() - began)
+
+    def _on_event(self, event: Event, line: str) -> bool:
+        """Check ``event`` (of ``line``), tell the front end, answer a question; True at the new-game offer."""
+        if isinstance(event, Title):
+            self.checker = CrossChecker(event)
+        checker = self.checker
+        if checker is None:
+            return False
+        checker.transcript_tail = (self.transcript + line)[-1500:]
+        checker.on_event(event)
+        if isinstance(event, (Move, Swap, Complaint)):
+            self._pending_keys = None  # the PDP-1 has answered what was typed
+        if isinstance(event, (Move, Swap)) and self.thoughts and not self.thoughts[-1].choice \
+                and checker.is_pdp1(checker.side_of(event.player)):
+            self.thoughts[-1].choice = f"pit {event.pit}" if isinstance(event, Move) else "swap"
+        self.front.event(event, checker)
+        if isinstance(event, Prompt):
+            self._answer(checker)
+        elif isinstance(event, NewGameOffer):
+            if not checker.finished:
+                raise CrossCheckMismatch("the PDP-1 offered a new game before the game ended")
+            return True
+        return False
+
+    def _answer(self, checker: CrossChecker) -> None:
+        if self.visitor is None:
+            raise CrossCheckMismatch("the PDP-1 asked for a move in a game it plays against itself")
+        if self._pending_keys is None:  # after a restart, what was typed is typed again
+            self._pending_keys = self.visitor.choose(checker.game)
+        self._type(self._pending_keys + "\r")
+
+    def _type(self, keys: str) -> None:
+        """Type, no sooner than ``KEY_AFTER_CONT`` after a look at the keyboard loop continued the machine."""
+        wait = self._continued_at + KEY_AFTER_CONT - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self.sim.type(keys)
+
+    # -- the thinking -----------------------------------------------------------------------------
+    def _on_break(self, sim: Simh, pc: int | None) -> None:
+        """The PDP-1 stopped where it starts (``think``) or ends (``thx``) a choice."""
+        if pc == self._think:
+            self._think_stepped(sim)
+        elif pc != self._thx:  # at thx the thinking was stepped to here and measured
+            raise SimhError(f"the PDP-1 stopped at an unexpected breakpoint {pc}", sim.tail())
+
+    def _think_stepped(self, sim: Simh) -> None:
+        """Step the thinking to ``thx``, every cycle counted, at the pacer's pace; the front end hears it."""
+        checker = self.checker
+        if checker is None:
+            raise SimhError("the PDP-1 started thinking before its title was read", sim.tail())
+        _swap, _pit, depth, positions = checker.reference_choice()
+        side = checker.game.position.to_move
+        player = ("south" if side == SOUTH else "north") if checker.pdp1_side is None else "pdp-1"
+        thought = Thought(len(checker.game.record) + 1, player, depth, positions)
+        self.front.thinking(thought, sim)
+        self.pacer.typewriter_idle()
+        thought.instructions, thought.cycles = think_to_break(
+            sim, self._thx, self.pacer, MAX_THINK, between=lambda cycles: self.front.slice(sim, cycles))
+        self.pacer.free_at = self.pacer.clock()  # the typewriter starts again when the thinking ends
+        self.thoughts.append(thought)
+        self.front.thought(thought)
+
+    # -- while the visitor decides ----------------------------------------------------------------
+    def look_at_keyboard(self, look: Callable[[Simh], None] | None = None) -> None:
+        """While the PDP-1 waits for a key: stop it, check its PC is in the keyboard loop, let ``look``
+        read what it likes (the console lights), continue.
+
+        A ``pdp1`` that does not answer (stopped, hung) or answers from
+        elsewhere raises during a game (the game is restored) and is replaced
+        for the next game after it.  The next key is typed no sooner than
+        ``KEY_AFTER_CONT`` after the ``cont``.
+        """
+        if self.machine is None or self._machine_lost:
+            return
+        sim = self.machine.sim
+        try:
+            if not sim.alive:
+                raise SimhDied("the pdp1 process exited while the PDP-1 waited for a key", sim.tail())
+            if not sim.running:
+                return
+            self.probe_started = time.monotonic()
+            try:
+                try:
+                    pc = sim.stop()
+                except BreakpointReached as reached:  # a breakpoint here would be the program gone astray
+                    pc = reached.pc
+            finally:
+                self.probe_started = None
+            if pc not in self._keyboard_loop:
+                self.probe_problem = (f"the PDP-1 should wait for a key but its PC is {pc:o}" if pc is not None
+                                      else "the PDP-1 should wait for a key but stopped elsewhere")
+                raise SimhError(self.probe_problem, sim.tail())
+            self.probe_problem = None
+            try:
+                if look is not None:
+                    look(sim)
+            finally:
+                sim.cont()
+                self._continued_at = time.monotonic()
+        except (SimhError, OSError) as failure:
+            if self._playing:
+                raise
+            self._lost(failure, BETWEEN_GAMES)
+
+
+def _first_line(failure: BaseException) -> str:
+    return (str(failure).splitlines() or [type(failure).__name__])[0]
+
+
+def play_games(panel: PanelSettings, visitor: Visitor | None, games: int, front: FrontEnd | None = None,
+               pacer: Pacer | None = None, max_restarts: int = MAX_RESTARTS) -> list[GameOutcome]:
+    """``games`` whole games on one emulator, each answered with the offer's key, every move checked."""
+    outcomes = []
+    with GameDriver(panel, front or FrontEnd(), visitor, pacer or Pacer(counted=False),
+                    max_restarts=max_restarts) as driver:
+        for n in range(games):
+            if n:
+                driver.new_game()
+            outcomes.append(driver.play_game())
+    return outcomes
