@@ -43,7 +43,7 @@ test: build
 ## test-screens: the kiosk's whole visitor game on the three other screens (1920x1080, 1080x1920, 1024x768; about 4 min)
 test-screens: MODE = test
 test-screens: build
-	$(PY) -m pytest -q -m screens tests/test_kiosk_browser.py
+	$(PY) -m pytest -q -m screens tests/kiosk/test_browser.py
 
 ## test-slow: the long tests left out of make test (the PDP-1's Kalah(6,2) proofs and the like; an hour or more)
 test-slow: MODE = test
@@ -104,7 +104,7 @@ fuzz-asm: SEED ?= 1962
 fuzz-asm: MODE = test
 fuzz-asm: setup
 	MACRO_FUZZ_COUNT=$(N) MACRO_FUZZ_SEED=$(SEED) MACRO_FUZZ_SAVE=$(BUILD)/fuzz-asm \
-	    $(PY) -m pytest -q tests/test_macro_generative.py
+	    $(PY) -m pytest -q tests/tools/test_macro_generative.py
 
 ## compare-asm: compare macro1 and tools.macro on every .mac file under DIR (OPTS="-r" etc.)
 compare-asm: setup

@@ -39,7 +39,7 @@ def whole_number(lo: int, hi: int):
         return int(text)
 
     parse.__name__ = f"{lo}-{hi}"
-    parse.lo, parse.hi = lo, hi  # type: ignore[attr-defined]  # read by tests/test_bad_inputs.py
+    parse.lo, parse.hi = lo, hi  # type: ignore[attr-defined]  # read by tests/commands/test_bad_arguments.py
     return parse
 
 

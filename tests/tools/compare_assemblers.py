@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-CORPUS_DIR = REPO_ROOT / "tests" / "asm_corpus"
+CORPUS_DIR = Path(__file__).resolve().parent / "asm_corpus"
 MANIFEST = CORPUS_DIR / "cases.toml"
 MACRO1 = "/usr/bin/macro1"
 # macro1 prints argv[0] in some messages ("macro1: cannot open ..."); run it under the

@@ -1,0 +1,1 @@
+"""Tests of python_bridge.commands: the commands' command lines."""

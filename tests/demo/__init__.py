@@ -1,0 +1,1 @@
+"""Tests of python_bridge.demo: the demonstration and its parts."""

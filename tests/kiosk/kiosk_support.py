@@ -1,0 +1,220 @@
+"""Helpers for the kiosk tests: a real kiosk server in a subprocess, and a WebSocket client for it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Small, fast games for tests: 4 pits x 3 seeds, a fixed low level, every pause short, seeded.
+TEST_CONFIG = """\
+[game]
+pits = 4
+seeds = 3
+level = 3
+first = "visitor"
+[kiosk]
+speed = "fast"
+idle_seconds = {idle}
+countdown_seconds = {countdown}
+port = {port}
+state_dir = "state"
+{extra_kiosk}
+[attract]
+attract_seed = 1960
+attract_pause = {attract_pause}
+end_pause = 0.5
+[operation]
+watchdog_seconds = 3
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_config(folder: Path, *, idle: float = 30, countdown: float = 3, attract_pause: float = 0.3,
+                 extra_kiosk: str = "", port: int | None = None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "kiosk.toml"
+    path.write_text(TEST_CONFIG.format(idle=idle, countdown=countdown, port=port or free_port(),
+                                       attract_pause=attract_pause, extra_kiosk=extra_kiosk))
+    return path
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead for our purposes
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class KioskServer:
+    """``python -m python_bridge kiosk --config FILE`` as a subprocess; stopping it leaves no pdp1 behind."""
+
+    def __init__(self, config: Path, env: dict[str, str] | None = None) -> None:
+        self.config = config
+        self.env = env
+        text = config.read_text()
+        self.port = int(text.split("port = ")[1].split()[0])
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = config.parent / "server-output.txt"
+        self.proc: subprocess.Popen | None = None
+        self.pdp1_pids: set[int] = set()
+
+    def start(self, timeout: float = 20, ready=lambda h: h["status"] == "ok" and h["pdp1_alive"]) -> "KioskServer":
+        """Start the server and wait until its health satisfies ``ready`` (healthy, by default)."""
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "python_bridge", "kiosk", "--config", str(self.config)],
+                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(self.env or {})})
+        try:
+            self.wait_for(ready, timeout)
+        except AssertionError:  # a server that never got ready is stopped all the same, never left behind
+            self.stop()
+            raise
+        return self
+
+    def health(self) -> dict:
+        try:
+            with urllib.request.urlopen(self.url + "/health", timeout=5) as answer:
+                report = json.loads(answer.read())
+        except urllib.error.HTTPError as err:
+            report = json.loads(err.read())
+        if report.get("pdp1_pid"):
+            self.pdp1_pids.add(report["pdp1_pid"])
+        return report
+
+    def wait_for(self, condition, timeout: float = 20, what: str = "the kiosk") -> dict:
+        deadline = time.monotonic() + timeout
+        last: dict = {}
+        while time.monotonic() < deadline:
+            assert self.proc is not None and self.proc.poll() is None, self.output()
+            try:
+                last = self.health()
+                if condition(last):
+                    return last
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"{what}: condition not met in {timeout} s; last health {last}\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+        deadline = time.monotonic() + 5
+        while any(pid_alive(p) for p in self.pdp1_pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [p for p in self.pdp1_pids if pid_alive(p)]
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        assert not left, f"pdp1 processes left behind: {left}"
+
+    def __enter__(self) -> "KioskServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Page:
+    """A WebSocket client that keeps the kiosk's state as a page would (for protocol tests)."""
+
+    def __init__(self, server: KioskServer, *, origin: str | None = "", control: str | None = None) -> None:
+        self.server = server
+        self.origin = server.url if origin == "" else origin  # the kiosk's own page by default
+        self.control_token = control
+        self.controls: bool | None = None
+        self.state: dict = {}
+        self.paper = ""
+        self.rejected: list[str] = []
+        self.messages: list[dict] = []
+
+    async def __aenter__(self) -> "Page":
+        self.session = aiohttp.ClientSession()
+        query = f"?control={self.control_token}" if self.control_token else ""
+        self.ws = await self.session.ws_connect(self.server.url + "/ws" + query, origin=self.origin)
+        await self.until(lambda: bool(self.state))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.ws.close()
+        await self.session.close()
+
+    def _take(self, msg: dict) -> None:
+        self.messages.append(msg)
+        kind = msg["type"]
+        if kind == "hello":
+            self.state, self.paper, self.controls = msg["state"], msg["paper"]["text"], msg["control"]
+        elif kind == "control":
+            self.controls = msg["control"]
+        elif kind == "state":
+            self.state = msg
+        elif kind == "paper":
+            self.paper = msg["text"] if msg.get("reset") else self.paper + msg["text"]
+        elif kind == "rejected":
+            self.rejected.append(msg["reason"])
+
+    async def until(self, condition, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"page: condition not met; state {self.state}; rejected {self.rejected}")
+            try:
+                msg = await self.ws.receive(timeout=left)
+            except asyncio.TimeoutError:
+                continue
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                raise AssertionError(f"the server closed the connection: {msg}")
+            self._take(json.loads(msg.data))
+
+    async def settle(self, seconds: float = 0.3) -> None:
+        """Take whatever arrives within ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                msg = await self.ws.receive(timeout=left)
+            except asyncio.TimeoutError:
+                return
+            if msg.type == aiohttp.WSMsgType.TEXT:
+                self._take(json.loads(msg.data))
+
+    async def send(self, message: dict | str) -> None:
+        await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def move(self, pit: int, turn: int | None = None) -> None:
+        """A tap on a pit, answering the question on show (or ``turn``)."""
+        await self.send({"type": "move", "pit": pit, "turn": self.state["turn"] if turn is None else turn})
+
+    def your_turn(self) -> bool:
+        return self.state.get("mode") == "visitor" and self.state.get("phase") == "your_turn"

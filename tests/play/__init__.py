@@ -1,0 +1,1 @@
+"""Tests of python_bridge.play: the terminal game as a user meets it."""

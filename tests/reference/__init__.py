@@ -1,0 +1,1 @@
+"""Tests of python_bridge.reference: the rules, the search, the solver, the proof, the notation."""
