@@ -518,7 +518,7 @@ def play_games(panel: PanelSettings, visitor: Visitor | None, games: int, front:
                pacer: Pacer | None = None, max_restarts: int = MAX_RESTARTS) -> list[GameOutcome]:
     """``games`` whole games on one emulator, each answered with the offer's key, every move checked."""
     outcomes = []
-    with GameDriver(panel, front or FrontEnd(), visitor, pacer or Pacer(counted=False),
+    with GameDriver(panel, front or FrontEnd(), visitor, pacer or Pacer(),
                     max_restarts=max_restarts) as driver:
         for n in range(games):
             if n:

@@ -53,22 +53,24 @@ class Pacer:
     ``thinking_rate``: memory cycles a wall second for the PDP-1's thinking
     (``CYCLES_PER_SECOND``, 200,000, is 1960 speed), None for unpaced.
     ``typing_rate``: characters a second on the paper, None for at once.
-    ``counted``: whether the thinking is stepped and counted at all; a
-    terminal game at full speed that shows no 1960 time lets it run free.
+    ``counted``: whether the thinking is stepped and counted at all (always
+    when paced); a game at full speed that shows no 1960 time lets it run free.
     ``sleep``: how the front end waits (the kiosk answers its page meanwhile).
     """
 
     thinking_rate: int | None = None
     typing_rate: float | None = None
-    counted: bool = True
+    counted: bool = False
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     free_at: float = field(default=0.0, init=False)  # when the typewriter has finished its last character
 
+    def __post_init__(self) -> None:
+        self.counted = self.counted or self.paced  # a pace is kept by counting
     @classmethod
     def at_1960_speed(cls, **kwargs) -> "Pacer":
         """The PDP-1 at 200,000 memory cycles a second, its typewriter at 10 characters a second."""
-        return cls(CYCLES_PER_SECOND, TYPEWRITER_RATE, **kwargs)
+        return cls(CYCLES_PER_SECOND, TYPEWRITER_RATE, True, **kwargs)
 
     @property
     def paced(self) -> bool:

@@ -136,7 +136,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         return 1
     source = source or sys.stdin
     style = Style.for_stream(out)
-    pacer = pacer or (Pacer() if fast else Pacer.at_1960_speed())
+    pacer = pacer or (Pacer(counted=True) if fast else Pacer.at_1960_speed())
     presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source),
                           keyboard=source if visitor else None,
                           working=sys.stderr if visitor and _is_terminal(sys.stderr) else None)

@@ -169,7 +169,7 @@ class KioskRunner:
         # the driver stops the PDP-1 where its thinking starts and ends: never in the middle of typing
         # (a machine stopped while a character is being typed loses that character)
         self.driver = GameDriver(self.panel, _KioskFront(self), _TouchVisitor(self),
-                                 Pacer(config.thinking_pace or None, sleep=self._pause),
+                                 Pacer(config.thinking_pace or None, counted=True, sleep=self._pause),
                                  silence_timeout=config.watchdog_seconds, timeout=config.watchdog_seconds)
 
     # -- the thread ------------------------------------------------------------------------

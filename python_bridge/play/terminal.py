@@ -293,7 +293,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
               f"{count(panel.pits, 'pit')}, {count(panel.seeds, 'seed')}, level {panel.depth or 'auto'})\n"
               "reading the Kalah tape in...  (type a pit number and Enter; Ctrl-D or Ctrl-C to leave)\n")
     silence = DEEP_SILENCE_TIMEOUT if panel.depth >= DEEP_LEVEL else SILENCE_TIMEOUT
-    driver = GameDriver(panel, TerminalFront(echo, spinner), TerminalVisitor(echo), Pacer(counted=False),
+    driver = GameDriver(panel, TerminalFront(echo, spinner), TerminalVisitor(echo), Pacer(),
                         silence_timeout=silence)
     status = 0
     playing = False  # a game begun and not yet saved

@@ -12,7 +12,8 @@ from python_bridge.checking.crosscheck import CrossChecker
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.kalah_program import KalahMachine
 from python_bridge.reference.rules import Variants
-from python_bridge.checking.session import RandomVisitor, SearchVisitor, play_games
+from python_bridge.checking.driver import play_games
+from python_bridge.checking.visitors import RandomVisitor, SearchVisitor
 
 ALL_VARIANTS = [Variants(*flags) for flags in itertools.product((False, True), repeat=4)]
 
@@ -24,8 +25,7 @@ def test_whole_games_in_every_variant_combination(kalah_tape, variants: Variants
     for pdp1_first in (False, True):
         panel = PanelSettings(pits=rng.randint(3, 6), seeds=rng.randint(2, 5), depth=3,
                               variants=variants, pdp1_first=pdp1_first)
-        with KalahMachine(panel) as machine:
-            (outcome,) = play_games(machine, RandomVisitor(random.Random(rng.random())), 1)
+        (outcome,) = play_games(panel, RandomVisitor(random.Random(rng.random())), 1)
         assert outcome.end is not None
         assert outcome.title.variants == variants
         assert outcome.moves_checked == len(outcome.record)
@@ -34,16 +34,14 @@ def test_whole_games_in_every_variant_combination(kalah_tape, variants: Variants
 
 def test_a_standard_game_against_the_reference_search(kalah_tape) -> None:
     panel = PanelSettings(depth=4)
-    with KalahMachine(panel) as machine:
-        outcomes = play_games(machine, SearchVisitor(depth=2), 2)
+    outcomes = play_games(panel, SearchVisitor(depth=2), 2)
     assert all(o.end is not None for o in outcomes)
     assert outcomes[0].record == outcomes[1].record  # the same settings play the same game
 
 
 def test_the_pdp1_plays_itself(kalah_tape) -> None:
     panel = PanelSettings(pits=4, seeds=3, depth=3, demo=True, variants=Variants(pie_rule=True))
-    with KalahMachine(panel) as machine:
-        (outcome,) = play_games(machine, None, 1)
+    (outcome,) = play_games(panel, None, 1)
     assert outcome.title.first == "both"
     assert outcome.end is not None and outcome.end.scores[0][0] == "south"
 

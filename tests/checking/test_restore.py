@@ -1,5 +1,5 @@
-"""A game restored from its record (``recovery.checker_from_record``, ``restore_machine``): the rebuilt checker
-equals the live one, the restored machine plays on and keeps the caller's breakpoints."""
+"""A game restored from its record (``restore.checker_from_record``, ``restore_machine``, ``GameDriver.resume``):
+the rebuilt checker equals the live one, the restored machine plays on and keeps the driver's breakpoints."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from python_bridge.checking.recovery import checker_from_record, restore_machine
-from python_bridge.checking.session import PlaySession, RandomVisitor
+from python_bridge.checking.driver import FrontEnd, GameDriver, play_games
+from python_bridge.checking.restore import checker_from_record, restore_machine
+from python_bridge.checking.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
-from python_bridge.machine.kalah_program import KalahMachine
 from python_bridge.machine.simh import FULL_SPEED
 from python_bridge.machine.transcript import Board, Move, Swap, Title
 from python_bridge.reference.rules import Variants
@@ -21,12 +21,12 @@ def _live_game_states(seed: int) -> tuple[Title, list[tuple[list, tuple]]]:
     panel = PanelSettings(pits=4, seeds=3, depth=2, variants=Variants(pie_rule=True), pdp1_first=True)
     states: list[tuple[list, tuple]] = []
 
-    def on_event(event, checker) -> None:
-        if isinstance(event, (Move, Swap)):
-            states.append((list(checker.game.record), _state(checker)))
+    class Recording(FrontEnd):
+        def event(self, event, checker) -> None:
+            if isinstance(event, (Move, Swap)):
+                states.append((list(checker.game.record), _state(checker)))
 
-    with KalahMachine(panel) as machine:
-        outcome = PlaySession(machine, RandomVisitor(random.Random(seed)), on_event=on_event).play_game()
+    (outcome,) = play_games(panel, RandomVisitor(random.Random(seed)), 1, Recording())
     return outcome.title, states
 
 
@@ -49,18 +49,19 @@ def test_a_checker_rebuilt_from_a_record_equals_the_live_one(kalah_tape) -> None
 def test_a_game_restored_from_its_record_plays_on(kalah_tape) -> None:
     """What a server restart does: title + record -> checker -> fresh machine -> the same game goes on."""
     panel = PanelSettings(pits=4, seeds=3, depth=2, pdp1_first=True)
-    with KalahMachine(panel) as machine:
-        whole = PlaySession(machine, RandomVisitor(random.Random(7))).play_game()
-    checker = checker_from_record(whole.title, whole.record[:4])  # as saved after the fourth move
-    machine = restore_machine(panel, FULL_SPEED, checker)
-    try:
-        session = PlaySession(machine, _Replayer(whole.record))
-        session.checker = checker
-        boards: list[Board] = []
-        session.on_event = lambda e, c: boards.append(e) if isinstance(e, Board) else None
-        outcome = session.play_game(resume=True)
-    finally:
-        machine.close()
+    (whole,) = play_games(panel, RandomVisitor(random.Random(7)), 1)
+    boards: list[Board] = []
+
+    class Boards(FrontEnd):
+        def event(self, event, checker) -> None:
+            if isinstance(event, Board):
+                boards.append(event)
+
+    with GameDriver(PanelSettings(), Boards(), _Replayer(whole.record)) as driver:
+        assert driver.resume(whole.title, whole.record[:4])  # as saved after the fourth move
+        assert driver.panel == panel  # the panel comes from the saved title
+        outcome = driver.play_game()
+        assert not driver.resume(whole.title, whole.record)  # a finished game: nothing to play on
     assert outcome.record == whole.record
     assert boards, "the restored machine drew the board"
 
@@ -79,18 +80,17 @@ class _Replayer:
 def test_a_restored_machine_keeps_the_callers_breakpoints(kalah_tape) -> None:
     """restore_machine(breakpoints=...): the kiosk's stops at the PDP-1's thinking survive a restore."""
     from python_bridge.machine.kalah_program import program_symbols
-    from python_bridge.machine.simh import BreakpointReached
+    from python_bridge.machine.simh import NEVER, BreakpointReached
 
     think = program_symbols()["think"]
     panel = PanelSettings(pits=4, seeds=3, depth=2)  # the visitor first: after one move the PDP-1 thinks
-    with KalahMachine(panel) as machine:
-        whole = PlaySession(machine, RandomVisitor(random.Random(3))).play_game()
+    (whole,) = play_games(panel, RandomVisitor(random.Random(3)), 1)
     checker = next(c for k in range(1, len(whole.record))
                    if (c := checker_from_record(whole.title, whole.record[:k])).game.position.to_move == c.pdp1_side)
     machine = restore_machine(panel, FULL_SPEED, checker, breakpoints=(think,))
     try:
         with pytest.raises(BreakpointReached) as stop:
-            machine.sim.expect("(?!x)x", timeout=5)
+            machine.sim.expect(NEVER, timeout=5)
         assert stop.value.pc == think
     finally:
         machine.close()

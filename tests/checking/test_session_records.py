@@ -16,10 +16,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from python_bridge.checking.driver import play_games
+from python_bridge.checking.pacing import Pacer
 from python_bridge.checking.record_files import claim
-from python_bridge.checking.recovery import RecoveringGame
-from python_bridge.checking.session import RandomVisitor
-from python_bridge.demo.pacing import Pacer
+from python_bridge.checking.visitors import RandomVisitor
 from python_bridge.demo.run import run_show, write_outputs
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.simh import BreakpointReached, Simh
@@ -35,9 +35,10 @@ def bridge(*args: str, stdin: str) -> subprocess.Popen[str]:
 
 
 def test_every_game_of_a_session_is_saved_with_its_result(kalah_tape, tmp_path: Path) -> None:
-    """Three one-pit games ("another game? y" twice): three records, each with its result line."""
+    """Three one-pit games: after each, the PDP-1's "type any key for a new game." is the only question,
+    and any line answers it ("n" too: one question, one meaning); end of input leaves."""
     proc = bridge("play", "--pits", "1", "--seeds", "1", "--level", "1", "--records", str(tmp_path), stdin="")
-    out, err = proc.communicate("1\ny\n1\ny\n1\nn\n", timeout=60)
+    out, err = proc.communicate("1\nn\n1\n\n1\n", timeout=60)
     assert proc.returncode == 0, out + err
     records = sorted(tmp_path.glob("kalah-*-game*.txt"))
     assert [p.name.rsplit("-", 1)[1] for p in records] == ["game1.txt", "game2.txt", "game3.txt"]
@@ -47,7 +48,8 @@ def test_every_game_of_a_session_is_saved_with_its_result(kalah_tape, tmp_path: 
         assert "result: " in text and "result: not finished" not in text
         assert "emulator restarts: 0" in text
         assert "1 pit, 1 seed, level 1." in text  # the program's own title, singular
-    assert out.count("[1 move cross-checked against the reference engine]") == 3
+    assert out.count("[1 move cross-checked against the reference engine; Ctrl-D leaves]") == 3
+    assert "another game" not in out and "[y/N]" not in out
     assert out.strip().endswith(f"[3 games are saved in {tmp_path}: {records[0].name} to {records[2].name}]")
 
 
@@ -104,10 +106,8 @@ def test_sessions_started_in_the_same_second_never_overwrite_each_other(kalah_ta
     stamp = "19601101-120000"
     saved = []
     for seed in (1, 2):
-        with RecoveringGame(PanelSettings(pits=2, seeds=2, depth=1), RandomVisitor(random.Random(seed)),
-                            notice=lambda _m: None) as game:
-            outcome = game.play_game()
-            saved.append((SessionRecords(tmp_path, started=stamp).save(game, outcome), outcome.transcript))
+        (outcome,) = play_games(PanelSettings(pits=2, seeds=2, depth=1), RandomVisitor(random.Random(seed)), 1)
+        saved.append((SessionRecords(tmp_path, started=stamp).save(outcome, finished=True), outcome.transcript))
     (first, first_text), (second, second_text) = saved
     assert first.name == f"kalah-{stamp}-game1.txt" and second.name == f"kalah-{stamp}-2-game1.txt"
     assert first_text.replace("\r", "") in first.read_text() and second_text.replace("\r", "") in second.read_text()
@@ -129,7 +129,7 @@ def test_two_real_sessions_at_once_keep_both_records(kalah_tape, tmp_path: Path)
     procs = [bridge("play", "--pits", "1", "--seeds", "1", "--level", "1", "--records", str(tmp_path), stdin="")
              for _ in range(2)]
     for proc in procs:
-        out, err = proc.communicate("1\nn\n", timeout=60)
+        out, err = proc.communicate("1\n", timeout=60)
         assert proc.returncode == 0, out + err
     records = list(tmp_path.glob("kalah-*-game1.txt"))
     assert len(records) == 2 and all("result: " in p.read_text() for p in records)
@@ -148,11 +148,13 @@ def _blank_lines_are_the_programs(transcript: str) -> None:
 def test_the_shows_transcript_is_what_the_pdp1_typed_fast_or_paced(kalah_tape, tmp_path: Path) -> None:
     """Two --fast shows and a paced one (its wall clock simulated) leave the same transcript, paper and
     record game, and no blank line the program did not type (SIMH's break before its stop messages)."""
-    from tests.test_demo import FakeClock
+    from tests.demo.test_demonstration import FakeClock
 
     panel = PanelSettings(pits=4, seeds=3, depth=7, demo=True)
     transcripts = []
-    for n, pacer in enumerate([Pacer(False), Pacer(False), Pacer(True, *(lambda f: (f.clock, f.sleep))(FakeClock()))]):
+    fake = FakeClock()
+    for n, pacer in enumerate([Pacer(counted=True), Pacer(counted=True),
+                               Pacer.at_1960_speed(clock=fake.clock, sleep=fake.sleep)]):
         folder = tmp_path / str(n)
         assert run_show(panel, None, fast=not pacer.paced, visitor=False, folder=folder, out=io.StringIO(),
                         pacer=pacer) == 0
@@ -197,7 +199,7 @@ def test_the_line_break_before_a_stop_message_is_simhs_not_the_programs() -> Non
 def test_a_show_left_early_keeps_its_restart_count(kalah_tape) -> None:
     """The demonstration's record too: the pdp1 killed as the PDP-1 starts thinking, the visitor leaving at
     the question after it; the record says "emulator restarts: 1" and that the show stopped before the end."""
-    from python_bridge.checking.session import SearchVisitor, VisitorQuit
+    from python_bridge.checking.visitors import SearchVisitor, VisitorQuit
     from python_bridge.demo.run import record_lines
     from python_bridge.demo.show import Presenter, Show
     from python_bridge.demo.tape_picture import ReadInDisplay, tape_records
@@ -206,15 +208,14 @@ def test_a_show_left_early_keeps_its_restart_count(kalah_tape) -> None:
     class KillingPresenter(Presenter):
         killed = False
 
-        def on_break(self, pc: int | None) -> None:
-            if pc == self.think_pc and not self.killed:
-                assert self.machine is not None
+        def thinking(self, thought, sim) -> None:  # type: ignore[no-untyped-def]
+            if not self.killed:
                 self.killed = True
-                self.machine.sim.kill()
-            super().on_break(pc)
+                sim.kill()
+            super().thinking(thought, sim)
 
     out = io.StringIO()
-    presenter = KillingPresenter(out, Pacer(False))
+    presenter = KillingPresenter(out, Pacer(counted=True))
 
     class LeavesAtTheSecondQuestion(SearchVisitor):
         def choose(self, game):  # type: ignore[no-untyped-def]
@@ -236,10 +237,9 @@ def test_a_record_that_cannot_be_written_is_said_in_one_line(kalah_tape, tmp_pat
     """The folder gone bad during the session (here: a file where the folder should be): no traceback."""
     blocked = tmp_path / "records"
     blocked.write_text("not a folder")
-    with RecoveringGame(PanelSettings(pits=1, seeds=1, depth=1), RandomVisitor(random.Random(1)),
-                        notice=lambda _m: None) as game:
-        outcome = game.play_game()
+    (outcome,) = play_games(PanelSettings(pits=1, seeds=1, depth=1), RandomVisitor(random.Random(1)), 1)
     shelf = SessionRecords(blocked)
-    assert shelf.save(game, outcome) is None
+    assert shelf.save(outcome, finished=True) is None
+    assert shelf.unsaved_text.startswith("Kalah on the PDP-1: game record")
     assert shelf.said().startswith(f"game 1 could not be saved in {blocked}: ")
     assert "\n" not in shelf.said()

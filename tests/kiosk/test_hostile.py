@@ -43,9 +43,11 @@ def _played(page: Page) -> list[str]:
     """The visitor's moves as the page was told of them, each once."""
     seen: list[str] = []
     for msg in page.messages:
-        last = msg.get("last") if msg["type"] == "state" else None
-        if last and last["text"].startswith("You ") and (not seen or seen[-1] != last["text"]):
-            seen.append(last["text"])
+        last = msg.get("last") if msg["type"] == "state" and msg["mode"] == "visitor" else None
+        if last and last["player"] == "you" and not last["swap"]:
+            said = f"move {last['number']}: pit {last['pit']}" + (", moves again" if last["extra_turn"] else "")
+            if not seen or seen[-1] != said:
+                seen.append(said)
     return seen
 
 
@@ -67,7 +69,7 @@ def test_a_double_tap_plays_one_move_and_stale_taps_are_refused(server) -> None:
             await page.move(1, turn=turn)  # ...and the second finger of a double tap, 40 ms later
             await page.until(lambda: page.your_turn() and page.state["turn"] > turn)
             await page.settle(0.5)
-            assert _played(page) == ["You played pit 2, and moves again"], page.messages[-5:]
+            assert _played(page) == ["move 1: pit 2, moves again"], page.messages[-5:]
             assert STALE in page.rejected or "not your turn" in page.rejected, page.rejected
             board = page.state["board"]
             assert board["bottom"] == [3, 0, 4, 4] and board["bottom_store"] == 1  # pit 1 was never played
