@@ -32,7 +32,7 @@ from ..machine.front_panel import (SW_DEFERRED_END, SW_DIAGNOSTIC, SW_EMPTY_CAPT
                           SW_REMAINDER_VOID, PanelSettings, describe_switches, describe_test_word)
 from ..machine.kalah_program import ROOT, ensure_tape
 from ..reference.notation import format_record
-from ..checking.keyboard import keys_unseen_while_busy
+from ..checking.keyboard import keys_unseen_while_busy, own_foreground
 from ..checking.wording import count
 from ..checking.record_files import claim, create_new, stamp as time_stamp
 from ..checking.driver import GameOutcome
@@ -176,7 +176,8 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
     status = 0
     left = ""  # set when the show ended early: by whom
     try:
-        with keys_unseen_while_busy(source) if visitor else nullcontext(), show:
+        with own_foreground(source) if visitor else nullcontext(), \
+                keys_unseen_while_busy(source) if visitor else nullcontext(), show:
             show.boot()
             display.finish()
             say()
