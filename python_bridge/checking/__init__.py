@@ -1,9 +1,11 @@
 """The machine compared with the reference, move by move: the project's proof that the PDP-1 is right.
 
-``crosscheck`` (every event of a play-mode game checked), ``session`` (a game played on the
-machine by a visitor or a reference player), ``recovery`` (a dead or hung emulator replaced and
-the game restored), ``games`` (seeded cross-check games), ``fuzz`` (the diagnostic-mode
-differential fuzz), ``parallel`` (work dealt to several emulators), ``proof`` (a proof on the
+``driver`` (the one game driver: every game on the PDP-1 -- play, the demonstration, the kiosk,
+the cross-check -- from read-in to record, with its restore policy, its thinking stepped and counted
+at the pace of a ``pacing.Pacer``, one parser and one cross-checker a game), ``crosscheck`` (every
+event of a play-mode game checked), ``restore`` (a game put back on a fresh emulator),
+``visitors`` (who answers the PDP-1's questions: the protocol and the reference's players),
+``games`` (seeded cross-check games), ``fuzz`` (the diagnostic-mode differential fuzz), ``parallel`` (work dealt to several emulators), ``proof`` (a proof on the
 PDP-1, its cycles counted, checked against ``reference.prove``), ``figures`` (the ``bench``
 measurements), ``strength`` (the default level, played by the reference, against OpenSpiel's
 bots: ``make bench-strength``) and ``openspiel_layout`` (OpenSpiel's mancala board and actions

@@ -42,3 +42,36 @@ def test_the_ribbon_follows_the_players() -> None:
     assert by_text["kalah for the pdp-1"] == [BLACK]
     assert ribbon_segments([" pdp-1  1  0", "     2        7", "        0  5  you"])[1] == \
         [("     2", RED), ("        7", BLACK)]
+
+
+TWO_PITS = """
+        2  1
+ pdp-1  1  1
+     0        0
+        1  1  you
+        1  2
+your move? 1"""
+
+
+def test_two_pits_colour_the_pit_numbers_not_as_stores() -> None:
+    """With two pits a side the numbers under the bottom row look like a store line: still numbers."""
+    lines = TWO_PITS.split("\n")
+    coloured = ribbon_segments(lines)
+    assert coloured[1] == [(lines[1], RED)] and coloured[2] == [(lines[2], RED)]  # the PDP-1's numbers and row
+    assert coloured[3] == [("     0", RED), ("        0", BLACK)]
+    assert coloured[4] == [(lines[4], BLACK)] and coloured[5] == [(lines[5], BLACK)]  # the visitor's row, numbers
+
+
+def test_a_two_pit_show_finishes_and_saves_its_files(kalah_tape, tmp_path) -> None:
+    """``demo --pits 2`` (and so any two-pit visitor game of ``play --authentic``) plays to the end and
+    leaves its transcript, paper and record."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "python_bridge", "demo", "--fast", "--no-captions", "--pits", "2",
+                           "--seeds", "1", "--records", str(tmp_path)], cwd=root, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout[-2000:] + done.stderr
+    assert len(list(tmp_path.glob("demo-*-paper.svg"))) == 1 and len(list(tmp_path.glob("demo-*-record.txt"))) == 1
