@@ -536,15 +536,19 @@ class KioskRunner:
                 return touched.next_mode
             return "attract"
         offered = time.monotonic()
-        while True:
-            self._look_at_keyboard(offered)  # the PDP-1 waits for a key; one that fails is replaced for the next game
-            command = self._take(0.25)
-            if command is not None:
-                if command.message.kind == "new_game":
-                    command.reply({"type": "ok", "what": "new_game"})
-                    return "visitor"
-                self._reject(command, "the game is over")
-            self._idle_check()
+        try:
+            while True:
+                self._look_at_keyboard(offered)  # the PDP-1 waits for a key; one that fails is replaced
+                command = self._take(0.25)
+                if command is not None:
+                    if command.message.kind == "new_game":
+                        command.reply({"type": "ok", "what": "new_game"})
+                        return "visitor"
+                    self._reject(command, "the game is over")
+                self._idle_check()
+        except GameAborted as idle:  # the game was played to its end: counted as played, not as left
+            self.log.info("game %d (%s): %s", self.game_no, self.mode, idle)
+            return idle.next_mode
 
     # -- what the driver hands over --------------------------------------------------------
     def _echo(self, text: str) -> None:

@@ -211,3 +211,30 @@ def test_health_names_a_stopped_loop_and_a_full_disk(tmp_path, kalah_tape) -> No
     with fine:
         fine.wait(lambda: fine.runner.health()["status"] == "ok", what="a healthy runner")
         assert fine.runner.health()["problems"] == []
+
+
+def test_touch_to_play_while_the_demo_thinks_starts_the_visitor_game_without_a_failure(tmp_path, kalah_tape) -> None:
+    """The attract game left while the PDP-1 thinks (stopped between two steps): the program is started
+    again at 100 on the same emulator, with no warning and no restart."""
+    with Harness(tmp_path, level=6, think_rate=50_000, idle_seconds=1.0, countdown_seconds=1.0) as h:
+        for _ in range(3):
+            h.wait(lambda: h.state()["mode"] == "attract" and h.state()["phase"] == "thinking", what="the demo thinking")
+            assert h.submit("play") is None
+            h.wait(lambda: h.state()["mode"] == "visitor" and h.state()["phase"] == "your_turn", what="a visitor game")
+            h.wait(lambda: h.state()["mode"] == "attract", timeout=60, what="back to attract mode (idle)")
+        stats = h.runner.stats
+    assert stats.restarts == 0 and stats.errors == 0, h.recorder.lines
+    assert not [line for line in h.recorder.lines if "failed" in line], h.recorder.lines
+
+
+def test_a_finished_game_left_idle_counts_as_played_not_aborted(tmp_path, kalah_tape) -> None:
+    """A visitor game played to its end, then nobody touches the screen: back to attract mode, the game
+    counted once (played), never as aborted too."""
+    with Harness(tmp_path, pits=1, seeds=1, level=1, idle_seconds=1.0, countdown_seconds=1.0) as h:
+        assert h.submit("play") is None
+        h.wait(lambda: h.state()["mode"] == "visitor" and h.state()["phase"] == "your_turn", what="a visitor game")
+        assert h.submit("move", 1) is None
+        h.wait(lambda: h.state()["mode"] == "visitor" and h.state()["phase"] == "game_over", what="its end")
+        h.wait(lambda: h.state()["mode"] == "attract", timeout=30, what="back to attract mode")
+        stats = h.runner.stats
+    assert stats.visitor_games == 1 and stats.aborted_games == 0, h.recorder.lines
