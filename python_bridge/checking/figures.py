@@ -9,7 +9,8 @@
   seconds (memory cycles of 5 us); with the depth the reference says it reached;
 * moves cross-checked per second in play mode, at full speed;
 * diagnostic fuzz cases per second with one and with two emulators;
-* words of core used, from the assembler's symbol table.
+* words of core used: what the tape loads, and up to the top of the frames
+  and buffers the symbol table places beyond the code.
 """
 
 from __future__ import annotations
@@ -35,12 +36,13 @@ MEMORY_WORDS = 4096
 PROMISE_CYCLES = 2_000_000  # the default level's promise: ten seconds of a real PDP-1 (5 us a cycle)
 
 
-def core_figures() -> tuple[dict[str, int], int]:
-    """The program's symbols and the last address its tape loads (from the tape itself)."""
+def core_figures() -> tuple[int, int]:
+    """The words the tape loads (from the tape itself), and the first address above everything the
+    program uses: its code and constants, and the frames and buffers (up to ``cend``) that no tape fills."""
     from tools.papertape import read_tape
 
     tape = read_tape(ensure_tape().read_bytes())
-    return program_symbols(), max(tape.memory)
+    return len(tape.memory), max(max(tape.memory) + 1, program_symbols()["cend"])
 
 
 # The search's routines by what they do, each named by its entry labels (pdp1_src/search.mac and
@@ -118,13 +120,12 @@ def measure_crosscheck_rate(games: int, seed: int) -> tuple[int, float]:
 
 def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -> int:
     """Measure and print every figure; the same seed measures the same positions and games."""
-    symbols, last_word = core_figures()
+    used, top = core_figures()
     out = sys.stdout
     print("Kalah on the PDP-1: figures (every one measured in this run)", file=out)
-    used = last_word + 1 - 0o100
-    with_buffers = symbols["cend"] - 0o100
+    with_buffers = top - 0o100
     print(f"core: program and data {used} words, with the buffers and the search's and proof's frames {with_buffers} words, "
-          f"of {MEMORY_WORDS} (addresses 0100-{symbols['cend'] - 1:04o}; the read-in loader keeps 7751-7777)")
+          f"of {MEMORY_WORDS} (addresses 0100-{top - 1:04o}; the read-in loader keeps 7751-7777)")
 
     positions = sample_positions(positions_count, seed)
     print(f"\nsearch cost, b command, {len(positions)} positions from seeded reference games "

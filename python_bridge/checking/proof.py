@@ -76,10 +76,11 @@ def clock_text(seconds: float) -> str:
     return f"{seconds:.1f} s" if seconds < 60 else f"{int(minutes)} min {secs:04.1f} s"
 
 
-def _nodes(nhi: int, nlo: int) -> int:
-    """The program's node counter: nhi hundred-thousands and nlo, an 18-bit word running up from -100000."""
+def _nodes(nhi: int, nlo: int, unit: int) -> int:
+    """The program's node counter: nhi units (its symbol hundk, a hundred thousand) and nlo, an 18-bit
+    word running up from -unit."""
     value = -(nlo ^ 0o777777) if nlo & 0o400000 else nlo
-    return nhi * 100_000 + value + 100_000
+    return nhi * unit + value + unit
 
 
 class ProofMachine(Closing):
@@ -105,9 +106,12 @@ class ProofMachine(Closing):
         self.sim.stop()
         return self.sim
 
+    def _nodes_now(self) -> int:
+        s = self.symbols
+        return _nodes(self.sim.examine(s["nhi"]), self.sim.examine(s["nlo"]), s["hundk"])
+
     def _progress_now(self, began: float) -> Progress:
-        nodes = _nodes(self.sim.examine(self.symbols["nhi"]), self.sim.examine(self.symbols["nlo"]))
-        return Progress(nodes, time.perf_counter() - began, seconds(self.counter.cycles))
+        return Progress(self._nodes_now(), time.perf_counter() - began, seconds(self.counter.cycles))
 
     def run(self, position: Position, bound: int, *, progress: Callable[[Progress], None] | None = None,
             pace: float = 0.0, count_cycles: bool = True) -> ProofRun:
@@ -200,8 +204,7 @@ class ProofMachine(Closing):
                         raise
                     break
                 if progress:
-                    nodes = _nodes(self.sim.examine(self.symbols["nhi"]), self.sim.examine(self.symbols["nlo"]))
-                    progress(Progress(nodes, time.perf_counter() - began, 0.0))
+                    progress(Progress(self._nodes_now(), time.perf_counter() - began, 0.0))
         finally:
             self.sim.clear_breakpoint(leave)
         return self._answer(position, bound, output, self.sim.instructions() - first, None, began)

@@ -11,6 +11,9 @@ from the program itself running in SIMH, cycle by cycle
   play itself (test word bit 0, level 0) and stopped at ``think``, the
   routine play mode calls for every choice; the position is deposited in the
   board and side-to-move words, and ``think`` is counted to its exit ``thx``.
+  The budget is the word ``nbudg`` in the program's table of operator's
+  constants, examined before each search: the reference's level is given
+  the same, so a budget deposited from the console is checked too.
 
 The PDP-1's pit and value must be the reference's (``best_move`` /
 ``level_move``), which also gives the positions visited and the depth
@@ -125,7 +128,8 @@ class Thinker(Closing):
 
     def _measure_level(self, position: Position) -> Measured:
         s, sim = self.symbols, self.sim
-        reference = level_move(position, self.variants)  # first: a bad position raises before the machine runs
+        budget = sim.examine(s["nbudg"])  # the operator's constant, as the machine holds it
+        reference = level_move(position, self.variants, budget)  # a bad position raises before the machine runs
         if not self._first:  # stopped at thx: enter think again as the game loop's jsp does
             sim.deposit("ac", sim.examine(s["thx"]) & 0o7777)
             sim.deposit("pc", s["think"])
@@ -140,8 +144,8 @@ class Thinker(Closing):
         self.counter.run_to(s["thx"], MAX_SEARCH)
         pit, value = sim.examine(s["bestp"]), _signed(sim.examine(s["bval"]))
         self._check(position, pit, value, reference.pit, reference.value, "level")
-        # nlo ran up from -(nbudg+1): what it reached is every position the deepening counted
-        counted = _signed(sim.examine(s["nlo"])) + s["nbudg"] + 1
+        # nlo ran up from -(budget+1): what it reached is every position the deepening counted
+        counted = _signed(sim.examine(s["nlo"])) + budget + 1
         if counted != reference.nodes:
             raise ThinkMismatch(f"level: the PDP-1 counted {counted} positions, the reference {reference.nodes}")
         return Measured(pit, value, reference.nodes, reference.depth, self.counter.instructions, self.counter.cycles)

@@ -8,6 +8,7 @@ import pytest
 
 from python_bridge.checking.proof import ProofMachine, _nodes
 from python_bridge.commands import prove as prove_cli
+from python_bridge.machine.kalah_program import program_symbols
 from python_bridge.reference.rules import Variants, start_position
 
 
@@ -42,10 +43,12 @@ def test_the_free_run_counts_the_same_instructions(kalah_tape) -> None:
     assert free.cycles is None and timed.cycles is not None
 
 
-def test_node_counter_words() -> None:
-    """nlo runs from -100,000 up (ones' complement), nhi counts the hundred-thousands."""
-    assert _nodes(0, 0o777777 - 99_999) == 1  # nlo = -99,999
-    assert _nodes(4, 0o777777 - 1102) == 498_898  # nlo = -1,102
+def test_node_counter_words(kalah_tape) -> None:
+    """nlo runs from -100,000 up (ones' complement), nhi counts the hundred-thousands (the program's hundk)."""
+    unit = program_symbols()["hundk"]
+    assert unit == 100_000
+    assert _nodes(0, 0o777777 - 99_999, unit) == 1  # nlo = -99,999
+    assert _nodes(4, 0o777777 - 1102, unit) == 498_898  # nlo = -1,102
 
 
 @pytest.mark.parametrize("argv", [
