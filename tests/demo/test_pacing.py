@@ -7,16 +7,8 @@ import pytest
 from python_bridge.demo.pacing import Pacer
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def test_the_typewriter_types_ten_characters_a_second() -> None:
-    clock = Clock()
+def test_the_typewriter_types_ten_characters_a_second(fake_clock) -> None:
+    clock = fake_clock
     pacer = Pacer(True, lambda: clock.now, clock.sleep)
     times = []
     for _ in range(5):

@@ -13,15 +13,9 @@ import urllib.request
 
 import pytest
 
-from tests.kiosk.kiosk_support import KioskServer, Page, pid_alive, write_config
+from tests.kiosk.kiosk_support import Page, pid_alive
 
 pytestmark = pytest.mark.simh
-
-
-@pytest.fixture
-def server(tmp_path, kalah_tape):
-    with KioskServer(write_config(tmp_path / "kiosk")) as running:
-        yield running
 
 
 def test_health_and_the_page_and_only_on_localhost(server) -> None:
