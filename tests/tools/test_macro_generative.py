@@ -531,8 +531,22 @@ def check_program(seed: int, index: int, root: Path,
     if problems and runner is not ca.run_python:
         # confirm in a real subprocess so in-process artefacts are never reported
         problems = ca.compare_outcomes(expected, ca.run_python(case, folder / "python-sub"))
+    if problems and not macro1_repeats(case, folder, expected):
+        problems = [NOT_REPEATABLE]
     shutil.rmtree(folder, ignore_errors=True)
     return problems
+
+
+NOT_REPEATABLE = "set aside: macro1 gives this program another output when run again"
+
+
+def macro1_repeats(case: "ca.Case", folder: Path, first: "ca.Outcome", **limits: float) -> bool:
+    """Whether macro1 gives ``first`` again, in an environment of another size: where it reads stale
+    memory (the line buffer at the end of the input, see tests/tools/asm_expected.py) it need not,
+    and a difference then says nothing about tools.macro.  ``limits``: run_macro1's timeout and
+    max_file_bytes."""
+    padded = dict(os.environ, MACRO_FUZZ_PADDING="x" * 4096)
+    return not ca.compare_outcomes(first, ca.run_macro1(case, folder / "macro1-again", env=padded, **limits))
 
 
 def test_generator_is_deterministic() -> None:
@@ -554,9 +568,12 @@ def test_random_programs_match_macro1(tmp_path: Path) -> None:
     """COUNT random programs (default 300) give identical outputs with both assemblers."""
     runner = ca.run_python if SUBPROCESS else run_python_inprocess
     failures: list[tuple[int, list[str]]] = []
+    set_aside = 0
     for index in range(START, START + COUNT):
         problems = check_program(SEED, index, tmp_path, runner)
-        if problems:
+        if problems == [NOT_REPEATABLE]:
+            set_aside += 1
+        elif problems:
             failures.append((index, problems))
             if SAVE:
                 save = Path(SAVE)
@@ -567,6 +584,7 @@ def test_random_programs_match_macro1(tmp_path: Path) -> None:
                 (save / f"seed{SEED}_prog{index}.txt").write_text(
                     f"macro1 {' '.join(options)} {' '.join(n for n, _ in files)}\n"
                     + "\n".join(problems) + "\n")
+    assert set_aside <= COUNT // 4, f"{set_aside} of {COUNT} programs set aside: macro1 not repeatable on them"
     if failures:
         report = [f"{len(failures)} of {COUNT} generated programs differ "
                   f"(seed {SEED}; replay one with MACRO_FUZZ_SEED={SEED} "
@@ -629,13 +647,11 @@ def check_mutant(seed: int, index: int, root: Path) -> tuple[bool, list[str]]:
     try:
         first = ca.run_macro1(case, folder / "macro1", timeout=2,
                               max_file_bytes=MACRO1_FILE_CAP)
-        padded = dict(os.environ, MACRO_FUZZ_PADDING="x" * 4096)
-        second = ca.run_macro1(case, folder / "macro1-again", timeout=2,
-                               max_file_bytes=MACRO1_FILE_CAP, env=padded)
+        repeats = first.returncode >= 0 and macro1_repeats(case, folder, first, timeout=2,
+                                                           max_file_bytes=MACRO1_FILE_CAP)
     except subprocess.TimeoutExpired:
-        shutil.rmtree(folder, ignore_errors=True)
-        return False, []
-    if first.returncode < 0 or ca.compare_outcomes(first, second):
+        repeats = False
+    if not repeats:
         shutil.rmtree(folder, ignore_errors=True)
         return False, []
     problems = ca.compare_outcomes(first, run_python_inprocess(case, folder / "python"))
