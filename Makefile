@@ -35,10 +35,11 @@ $(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py)
 	@mkdir -p $(BUILD)
 	@$(ASSEMBLE)
 
-## test: the whole suite (the README's test command; .ci/run calls it)
+## test: the whole suite in JOBS workers (default 2), a test file to a worker (the README's test command; .ci/run calls it)
 test: MODE = test
+test: JOBS ?= 2
 test: build
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile
 
 ## test-screens: the kiosk's whole visitor game on the three other screens (1920x1080, 1080x1920, 1024x768; about 4 min)
 test-screens: MODE = test

@@ -26,20 +26,16 @@ Knobs (environment variables; ``make fuzz-asm N=... SEED=...`` sets them):
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import random
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 
 from tests.tools import compare_assemblers as ca
-from tools.macro.cli import main as macro_main
 
 COUNT = int(os.environ.get("MACRO_FUZZ_COUNT", "300"))
 MUTANTS = int(os.environ.get("MACRO_FUZZ_MUTANTS", str(max(COUNT // 3, 1))))
@@ -486,33 +482,6 @@ def generate(seed: int, index: int) -> tuple[list[tuple[str, str]], tuple[str, .
 # ---------------------------------------------------------------------------- running
 
 
-def run_python_inprocess(case: "ca.Case", workdir: Path) -> "ca.Outcome":
-    """``python -m tools.macro`` without a new interpreter: its ``__main__`` is
-    ``sys.exit(main())``, run here with the same argv and working folder, so only
-    start-up time is saved.  (Not through runpy: with the project installed as a
-    pytest plugin, pytest marks ``tools`` for assertion rewriting, and runpy cannot
-    get code from that loader.)"""
-    inputs = ca._prepare(case, workdir, None)
-    err, out = io.StringIO(), io.StringIO()
-    saved_argv, saved_cwd = sys.argv, os.getcwd()
-    code: int = 0
-    try:
-        os.chdir(workdir)
-        sys.argv = ["tools.macro", *case.options, *case.files]
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
-            try:
-                sys.exit(macro_main())
-            except SystemExit as stop:
-                code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-    finally:
-        sys.argv = saved_argv
-        os.chdir(saved_cwd)
-    after = ca._snapshot(workdir)
-    outputs = {k: v for k, v in after.items() if k not in inputs or inputs[k] != v}
-    return ca.Outcome(code & 0xFF, out.getvalue().encode("utf-8"),
-                      err.getvalue().encode("utf-8"), outputs)
-
-
 def check_program(seed: int, index: int, root: Path,
                   runner: Callable[["ca.Case", Path], "ca.Outcome"]) -> list[str]:
     """Assemble program ``index`` with both assemblers; the differences, if any."""
@@ -566,7 +535,7 @@ def test_generated_lines_fit_macro1_buffer() -> None:
 
 def test_random_programs_match_macro1(tmp_path: Path) -> None:
     """COUNT random programs (default 300) give identical outputs with both assemblers."""
-    runner = ca.run_python if SUBPROCESS else run_python_inprocess
+    runner = ca.run_python if SUBPROCESS else ca.run_python_in_process
     failures: list[tuple[int, list[str]]] = []
     set_aside = 0
     for index in range(START, START + COUNT):
@@ -654,7 +623,7 @@ def check_mutant(seed: int, index: int, root: Path) -> tuple[bool, list[str]]:
     if not repeats:
         shutil.rmtree(folder, ignore_errors=True)
         return False, []
-    problems = ca.compare_outcomes(first, run_python_inprocess(case, folder / "python"))
+    problems = ca.compare_outcomes(first, ca.run_python_in_process(case, folder / "python"))
     if problems:
         problems = ca.compare_outcomes(first, ca.run_python(case, folder / "python-sub"))
     shutil.rmtree(folder, ignore_errors=True)
