@@ -12,7 +12,7 @@ MODE    ?= play
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/prove.mac pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-strength bench-asm fuzz-asm compare-asm kiosk soak install-kiosk clean
+.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-strength bench-asm fuzz-asm compare-asm asm-expected kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -35,10 +35,11 @@ $(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py)
 	@mkdir -p $(BUILD)
 	@$(ASSEMBLE)
 
-## test: the whole suite (the README's test command; .ci/run calls it)
+## test: the whole suite in JOBS workers (default 2), a test file to a worker (the README's test command; .ci/run calls it)
 test: MODE = test
+test: JOBS ?= 2
 test: build
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile
 
 ## test-screens: the kiosk's whole visitor game on the three other screens (1920x1080, 1080x1920, 1024x768; about 4 min)
 test-screens: MODE = test
@@ -106,10 +107,14 @@ fuzz-asm: setup
 	MACRO_FUZZ_COUNT=$(N) MACRO_FUZZ_SEED=$(SEED) MACRO_FUZZ_SAVE=$(BUILD)/fuzz-asm \
 	    $(PY) -m pytest -q tests/tools/test_macro_generative.py
 
-## compare-asm: compare macro1 and tools.macro on every .mac file under DIR (OPTS="-r" etc.)
+## compare-asm: run macro1 and tools.macro on the test corpus and the Kalah program, or on every .mac file under DIR (OPTS="-r" etc.)
 compare-asm: setup
-	@test -n "$(DIR)" || { echo "usage: make compare-asm DIR=folder [OPTS=-r]"; exit 2; }
-	$(PY) tests/tools/compare_assemblers.py "$(DIR)" --options="$(OPTS)"
+	$(PY) tests/tools/compare_assemblers.py $(if $(DIR),"$(DIR)") --options="$(OPTS)"
+
+## asm-expected: keep macro1's outputs for the test corpus (what make test compares with), if RUNS runs of it agree
+asm-expected: RUNS ?= 3
+asm-expected: setup
+	$(PY) tests/tools/asm_expected.py --runs $(RUNS)
 
 ## kiosk: the museum kiosk's server on 127.0.0.1 (CONFIG=kiosk.sample.toml); open it in Chromium's kiosk mode (README)
 kiosk: CONFIG ?= kiosk.sample.toml

@@ -1,12 +1,30 @@
-"""Shared fixtures: the Kalah tape, and a guard that no test leaves a simulator running."""
+"""Shared fixtures: the Kalah tape, the bridge's commands as a user runs them, and guards that no test
+leaves a simulator running.
+
+``make test`` runs the tests in pytest-xdist workers, each a process with emulators of its own; the
+guards hold in each: after every test no Simh of the process is open, and at the end of its session
+no pdp1 process started below it (by a Simh, a command run as a process, a kiosk server) is left.
+"""
 
 from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from python_bridge.machine.simh import live_simulators
+from tests.processes import pdp1_below
 
 pytest_plugins = ["python_bridge.machine.pytest_plugin"]  # the pdp1 fixture (tests/machine/)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
@@ -17,6 +35,18 @@ def kalah_tape():
     return ensure_tape()
 
 
+@pytest.fixture
+def bridge() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``bridge("play", "--pits", "3", stdin=...)``: ``python -m python_bridge`` as a process, from the project's
+    root, its output captured as text; a timeout, so a command that hangs fails its test instead of the run."""
+
+    def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, input=stdin,
+                              capture_output=True, text=True, timeout=timeout)
+
+    return run
+
+
 @pytest.fixture(autouse=True)
 def no_simulator_left_behind():
     """Every Simh a test opens must be closed by the end of the test."""
@@ -25,3 +55,19 @@ def no_simulator_left_behind():
     for sim in left:
         sim.close()
     assert not left, f"a test left {len(left)} pdp1 simulator(s) running"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_pdp1_left_at_the_end():
+    """At the end of this process's session (each pytest-xdist worker has its own) no pdp1 it started
+    still runs.  One that is still going after a few seconds (time for a stopped server's emulator
+    to exit) is killed, being ours, and fails the run by name."""
+    yield
+    deadline = time.monotonic() + 5
+    while (left := pdp1_below(os.getpid())) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):  # it went meanwhile
+            os.kill(pid, signal.SIGKILL)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "the test run")
+    assert not left, f"{worker} left {len(left)} pdp1 process(es) running: {left} (killed now)"

@@ -10,6 +10,7 @@ typed key is lost to SIMH's input flush.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -105,13 +106,21 @@ def ensure_tape(build_dir: Path = BUILD_DIR, source_dir: Path = SOURCE_DIR) -> P
     if not program.ok or program.tape is None:
         raise SimhError(f"the Kalah source does not assemble:\n{program.messages}")
     build_dir.mkdir(parents=True, exist_ok=True)
-    tape.write_bytes(program.tape)
-    tape.with_suffix(".lst").write_text(program.listing, encoding="latin-1")
-    symbols.write_text(json.dumps(program.symbols, indent=0, sort_keys=True))
+    _replace(tape, program.tape)
+    _replace(tape.with_suffix(".lst"), program.listing.encode("latin-1"))
+    _replace(symbols, json.dumps(program.symbols, indent=0, sort_keys=True).encode())
     problem = _verified(tape)
     if problem is not None:  # the assembler punched a tape our reader refuses: a bug to report, not boot
         raise TapeDamaged(f"{tape} as just punched fails its check: {problem}")
     return tape
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: processes that punch the tape at once (the test run's
+    workers, a kiosk starting) never read one half written."""
+    part = path.with_name(f".{path.name}.{os.getpid()}")
+    part.write_bytes(data)
+    os.replace(part, path)
 
 
 def program_symbols() -> dict[str, int]:

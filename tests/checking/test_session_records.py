@@ -148,7 +148,7 @@ def _blank_lines_are_the_programs(transcript: str) -> None:
 def test_the_shows_transcript_is_what_the_pdp1_typed_fast_or_paced(kalah_tape, tmp_path: Path) -> None:
     """Two --fast shows and a paced one (its wall clock simulated) leave the same transcript, paper and
     record game, and no blank line the program did not type (SIMH's break before its stop messages)."""
-    from tests.demo.test_demonstration import FakeClock
+    from tests.demo.conftest import FakeClock
 
     panel = PanelSettings(pits=4, seeds=3, depth=7, demo=True)
     transcripts = []

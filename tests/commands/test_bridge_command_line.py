@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def bridge(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
-
 
 @pytest.mark.parametrize("args", [
     ["play", "--pits", "9"],
@@ -26,14 +16,14 @@ def bridge(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Comp
     ["bench", "--positions", "many"],
     ["nonsense"],
 ])
-def test_bad_command_lines_get_one_clear_line_and_exit_2(args: list[str]) -> None:
+def test_bad_command_lines_get_one_clear_line_and_exit_2(bridge, args: list[str]) -> None:
     result = bridge(*args)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.strip(), "an error message is expected"
 
 
-def test_play_from_a_pipe_saves_the_record(kalah_tape, tmp_path: Path) -> None:
+def test_play_from_a_pipe_saves_the_record(bridge, kalah_tape, tmp_path: Path) -> None:
     result = bridge("play", "--pits", "3", "--seeds", "2", "--level", "2", "--records", str(tmp_path),
                     stdin="1\n2\n3\n1\n2\n3\n1\n2\n3\n1\n2\n3\nn\n")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -43,7 +33,7 @@ def test_play_from_a_pipe_saves_the_record(kalah_tape, tmp_path: Path) -> None:
     assert "record:" in text and "typewriter transcript:" in text
 
 
-def test_crosscheck_command_reports_its_figures(kalah_tape) -> None:
+def test_crosscheck_command_reports_its_figures(bridge, kalah_tape) -> None:
     result = bridge("crosscheck", "--games", "4", "--seed", "9", "--jobs", "2", "--all-variants")
     assert result.returncode == 0, result.stdout + result.stderr
     last = result.stdout.strip().splitlines()[-1]

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,14 +14,8 @@ from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import Variants
 from python_bridge.reference.search import best_move, level_move
 
-ROOT = Path(__file__).resolve().parents[2]
 LINE = re.compile(r"best (\d+) value (-?\d+) nodes (\d+) depth (\d+) instructions (\d+) cycles (\d+) seconds (\d+\.\d\d)")
 ENDGAME = "0 0 0 0 1 2 21 0 0 1 0 2 0 21 n"  # 6 pits: the default level finishes deep within its budget
-
-
-def think(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "python_bridge", "think", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
 
 
 def _check_line(stdout: str) -> tuple[int, ...]:
@@ -38,17 +29,17 @@ def _check_line(stdout: str) -> tuple[int, ...]:
     return pit, value, nodes, depth, instructions, cycles
 
 
-def test_think_at_a_depth_is_the_b_command_and_the_reference(kalah_tape) -> None:
+def test_think_at_a_depth_is_the_b_command_and_the_reference(bridge, kalah_tape) -> None:
     text = "3 3 3 3 0 3 3 3 3 0 s"
-    result = think(text, "--depth", "4", "--empty-capture")
+    result = bridge("think", text, "--depth", "4", "--empty-capture")
     assert result.returncode == 0, result.stderr
     pit, value, nodes, depth, _i, _c = _check_line(result.stdout)
     ref = best_move(parse_position(text), 4, Variants(empty_capture=True))
     assert (pit, value, nodes, depth) == (ref.pit, ref.value, ref.nodes, 4)
 
 
-def test_think_at_the_default_level_is_play_modes_thinking(kalah_tape) -> None:
-    result = think(ENDGAME, "--deferred-end")
+def test_think_at_the_default_level_is_play_modes_thinking(bridge, kalah_tape) -> None:
+    result = bridge("think", ENDGAME, "--deferred-end")
     assert result.returncode == 0, result.stderr
     pit, value, nodes, depth, instructions, cycles = _check_line(result.stdout)
     ref = level_move(parse_position(ENDGAME), Variants(deferred_end=True))
@@ -83,7 +74,7 @@ def test_the_deposited_position_thinks_as_a_game_does(kalah_tape) -> None:
     ["0 0 0 0 0 0 24 0 0 0 0 0 0 24 e"],
     [],
 ])
-def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
-    result = think(*args)
+def test_bad_input_is_one_line_and_exit_2(bridge, args: list[str]) -> None:
+    result = bridge("think", *args)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr

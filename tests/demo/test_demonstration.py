@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,15 +19,9 @@ from python_bridge.machine.cycles import CycleCounter
 from python_bridge.machine.simh import BreakpointReached
 from tools.papertape import read_tape
 
-ROOT = Path(__file__).resolve().parents[2]
 SHORT = ["--pits", "3", "--seeds", "2", "--level", "2"]
 _BLOCK = re.compile(r"block +(\d+) +frames +(\d+)-(\d+) +([0-7]{4})-([0-7]{4}) +(\d+) words +checksum ([0-7]{6}), "
                     r"summed ([0-7]{6}) +ok")
-
-
-def demo(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "python_bridge", "demo", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 def outputs(folder: Path) -> tuple[str, str, str]:
@@ -40,23 +32,8 @@ def outputs(folder: Path) -> tuple[str, str, str]:
             record.read_text(encoding="utf-8"))
 
 
-class FakeClock:
-    """Wall time for the paced show without waiting for it: sleeping moves the clock on."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.slept = 0.0
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
-        self.slept += seconds
-
-
-def test_the_show_runs_end_to_end_at_full_speed(kalah_tape, tmp_path: Path) -> None:
-    result = demo("--fast", *SHORT, "--out", str(tmp_path))
+def test_the_show_runs_end_to_end_at_full_speed(bridge, kalah_tape, tmp_path: Path) -> None:
+    result = bridge("demo", "--fast", *SHORT, "--out", str(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stderr == ""
     transcript, picture, record = outputs(tmp_path)
@@ -89,17 +66,17 @@ def test_the_show_runs_end_to_end_at_full_speed(kalah_tape, tmp_path: Path) -> N
     assert "[the show is over]" in result.stdout
 
 
-def test_the_same_show_twice_is_the_same_paper(kalah_tape, tmp_path: Path) -> None:
+def test_the_same_show_twice_is_the_same_paper(bridge, kalah_tape, tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     for folder in (first, second):
-        assert demo("--fast", *SHORT, "--no-captions", "--out", str(folder)).returncode == 0
+        assert bridge("demo", "--fast", *SHORT, "--no-captions", "--out", str(folder)).returncode == 0
     assert outputs(first)[0] == outputs(second)[0]
     assert outputs(first)[1] == outputs(second)[1]
 
 
-def test_a_visitor_plays_one_side_from_a_pipe(kalah_tape, tmp_path: Path) -> None:
+def test_a_visitor_plays_one_side_from_a_pipe(bridge, kalah_tape, tmp_path: Path) -> None:
     keys = "".join(f"{pit}\n" for pit in [1, 2, 3] * 8)
-    result = demo("--fast", "--visitor", *SHORT, "--out", str(tmp_path), stdin=keys)
+    result = bridge("demo", "--fast", "--visitor", *SHORT, "--out", str(tmp_path), stdin=keys)
     assert result.returncode == 0, result.stdout + result.stderr
     transcript, picture, _record = outputs(tmp_path)
     assert "you move first." in transcript and "your move? " in transcript
@@ -121,25 +98,25 @@ def test_a_visitor_plays_one_side_from_a_pipe(kalah_tape, tmp_path: Path) -> Non
     ["--script", "/nonexistent/captions.txt"],
     ["--seeds", "0"],
 ])
-def test_bad_command_lines_get_one_clear_line_and_exit_2(args: list[str]) -> None:
-    result = demo(*args)
+def test_bad_command_lines_get_one_clear_line_and_exit_2(bridge, args: list[str]) -> None:
+    result = bridge("demo", *args)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-def test_a_bad_caption_script_is_one_line_naming_the_line(tmp_path: Path) -> None:
+def test_a_bad_caption_script_is_one_line_naming_the_line(bridge, tmp_path: Path) -> None:
     script = tmp_path / "captions.txt"
     script.write_text("# fine\non think: {Player} thinks.\non lunch: sandwiches\n")
-    result = demo("--script", str(script))
+    result = bridge("demo", "--script", str(script))
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [result.stderr.strip()]
     assert f"{script}:3" in result.stderr and "lunch" in result.stderr
 
 
-def test_the_paced_show_keeps_1960_time(kalah_tape, tmp_path: Path) -> None:
+def test_the_paced_show_keeps_1960_time(kalah_tape, tmp_path: Path, fake_clock) -> None:
     """The authentic show with the wall clock simulated: the real SIMH, stepped and paced as at 1960 speed."""
-    fake = FakeClock()
+    fake = fake_clock
     out = io.StringIO()
     panel = PanelSettings(pits=3, seeds=2, depth=6, demo=True)
     status = run_show(panel, CaptionScript.load(DEFAULT_SCRIPT), fast=False, visitor=False, folder=tmp_path,

@@ -8,16 +8,8 @@ from python_bridge.machine.cycles import CYCLES_PER_SECOND
 from python_bridge.checking.pacing import Pacer
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def test_the_typewriter_types_ten_characters_a_second() -> None:
-    clock = Clock()
+def test_the_typewriter_types_ten_characters_a_second(fake_clock) -> None:
+    clock = fake_clock
     pacer = Pacer.at_1960_speed(clock=lambda: clock.now, sleep=clock.sleep)
     times = []
     for _ in range(5):

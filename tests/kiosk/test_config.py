@@ -3,9 +3,6 @@ the reason (in one line on the command line), and the visitor's choices against 
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from python_bridge.kiosk.config import ConfigError, KioskConfig, load_config, parse_config
@@ -48,14 +45,13 @@ def test_bad_configuration_is_refused_with_the_reason(text: str, words: str) -> 
     assert words in str(refused.value)
 
 
-def test_the_command_line_answers_bad_configuration_in_one_line(tmp_path) -> None:
+def test_the_command_line_answers_bad_configuration_in_one_line(bridge, tmp_path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[game]\nseeds = 9\n")
     for args, words in ((["--config", str(bad)], "seeds must be"),
                         (["--config", str(tmp_path / "missing.toml")], "cannot read"),
                         (["--nonsense"], "unrecognized arguments")):
-        done = subprocess.run([sys.executable, "-m", "python_bridge", "kiosk", *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=30)
+        done = bridge("kiosk", *args, timeout=30)
         assert done.returncode == 2 and words in done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 

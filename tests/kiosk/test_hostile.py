@@ -51,13 +51,6 @@ def _played(page: Page) -> list[str]:
     return seen
 
 
-@pytest.fixture
-def server(tmp_path, kalah_tape):
-    # 4 pits, 3 seeds, the visitor first: pit 2 sows 3, 4 and the store, an extra turn
-    with KioskServer(write_config(tmp_path / "kiosk", extra_kiosk="")) as running:
-        yield running
-
-
 def test_a_double_tap_plays_one_move_and_stale_taps_are_refused(server) -> None:
     async def scenario() -> None:
         async with Page(server) as page:

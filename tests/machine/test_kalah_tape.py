@@ -35,6 +35,9 @@ def test_tools_macro_and_macro1_punch_the_same_tape(tmp_path: Path) -> None:
     assert program.ok, program.messages
     tape, listing = _assemble_with_macro1(tmp_path)
     assert program.tape == tape
+    if program.listing != listing:  # macro1's listing is not always repeatable (tests/tools/asm_expected.py)
+        (tmp_path / "again").mkdir()
+        listing = _assemble_with_macro1(tmp_path / "again")[1]
     assert program.listing == listing
 
 

@@ -6,15 +6,21 @@ knows nothing of the Kalah program, and they are the README's "Testing your own 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from python_bridge.machine.simh import AssemblyFailed, BreakpointReached, MachineHalted, live_simulators
+from python_bridge.machine.simh import AssemblyFailed, BreakpointReached, MachineHalted, Simh, live_simulators
+from tests.processes import pdp1_below
 
 pytestmark = pytest.mark.simh
 
-# Types "y" when "x" is struck (any other key is ignored), then halts at 0100.
+# Types "k" (ask for a key), then "y" when "x" is struck (any other key is ignored), then halts at 0100.
+# The test waits for the "k": SIMH flushes the terminal's input as the machine starts, so a key typed then is lost.
 X_TO_Y = """x to y
 100/	hlt
+ask,	lio (char rk
+	tyo
 go,	szf i 1		/ wait for a key
 	jmp .-1
 	clf 1
@@ -29,7 +35,7 @@ go,	szf i 1		/ wait for a key
 	jmp 100
 key,	0
 	constants
-	start go
+	start ask
 """
 
 # Leaves 3 + 4 in AC and halts: no typewriter at all.
@@ -64,6 +70,7 @@ PANEL = """panel
 
 def test_type_a_key_expect_the_answer_and_the_halt(pdp1) -> None:
     pdp1.read_in_source(X_TO_Y)
+    pdp1.expect("k")        # the program runs: no key typed from now on is thrown away
     pdp1.type("a")          # ignored: the program waits for x
     pdp1.expect("a")        # SIMH echoes every key it takes
     pdp1.type("x")
@@ -126,6 +133,13 @@ def test_several_machines_are_all_closed_after_the_test(pdp1_factory) -> None:
 
 def test_nothing_is_left_running() -> None:
     assert not list(live_simulators())
+
+
+def test_the_end_of_run_guard_sees_a_running_pdp1_and_not_a_closed_one() -> None:
+    """What tests/conftest.py looks for at the end of each worker's session."""
+    with Simh() as sim:
+        assert sim.pid in pdp1_below(os.getpid())
+    assert sim.pid not in pdp1_below(os.getpid())
 
 
 def test_the_readme_example_runs_as_a_test_file_of_its_own(tmp_path) -> None:

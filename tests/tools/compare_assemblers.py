@@ -12,16 +12,21 @@ is compared: exit status, stdout, stderr and every file it wrote (``.rim``, ``.l
 The module is both a library (the pytest suites load it) and a command-line tool, so that
 anyone can repeat the comparison on their own folder of historical sources::
 
-    .venv/bin/python tests/tools/compare_assemblers.py DIR [-O "-r"] [--keep]
+    .venv/bin/python tests/tools/compare_assemblers.py [DIR] [-O "-r"] [--keep]
 
-It compares each ``.mac`` file in DIR (recursively) as a separate one-file source and
-prints one line per file plus the first difference, then exits 1 if any file differed.
+It compares each ``.mac`` file in DIR (recursively) as a separate one-file source, or without
+DIR the corpus (tests/tools/asm_corpus, with the options its manifest gives) and the project's
+own program, and prints one line per file plus the first difference, then exits 1 if any
+differed.  ``make test`` compares with macro1's outputs kept by ``make asm-expected`` instead
+(asm_expected.py says why); this is the live comparison, ``make compare-asm``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
+import io
 import os
 import shutil
 import subprocess
@@ -212,6 +217,35 @@ def run_python(case: Case, workdir: Path, symtape: bytes | None = None,
     return _collect(proc, workdir, inputs)
 
 
+def run_python_in_process(case: Case, workdir: Path, symtape: bytes | None = None) -> Outcome:
+    """``python -m tools.macro`` without a new interpreter: its ``__main__`` is
+    ``sys.exit(main())``, run here with the same argv and working folder, so only
+    start-up time is saved.  (Not through runpy: with the project installed as a
+    pytest plugin, pytest marks ``tools`` for assertion rewriting, and runpy cannot
+    get code from that loader.)  A difference found this way is worth confirming with
+    ``run_python``, the real process."""
+    from tools.macro.cli import main as macro_main
+
+    inputs = _prepare(case, workdir, symtape)
+    err, out = io.StringIO(), io.StringIO()
+    saved_argv, saved_cwd = sys.argv, os.getcwd()
+    code: int = 0
+    try:
+        os.chdir(workdir)
+        sys.argv = ["tools.macro", *_argv(case, symtape)]
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            try:
+                sys.exit(macro_main())
+            except SystemExit as stop:
+                code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    finally:
+        sys.argv = saved_argv
+        os.chdir(saved_cwd)
+    after = _snapshot(workdir)
+    outputs = {k: v for k, v in after.items() if k not in inputs or inputs[k] != v}
+    return Outcome(code & 0xFF, out.getvalue().encode("utf-8"), err.getvalue().encode("utf-8"), outputs)
+
+
 # --------------------------------------------------------------------------- diffs
 
 
@@ -322,10 +356,37 @@ def compare_case(case: Case, workroot: Path, python: str = sys.executable) -> li
 # --------------------------------------------------------------------------- CLI
 
 
+def makefile_sources(variable: str = "KALAH_SRC") -> tuple[str, ...]:
+    """The file list of a Makefile variable (the build's single source of truth)."""
+    text = (REPO_ROOT / "Makefile").read_text().replace("\\\n", " ")
+    for line in text.splitlines():
+        name, sep, value = line.partition(":=")
+        if sep and name.strip() == variable:
+            return tuple(value.split())
+    return ()
+
+
+def project_cases() -> list[Case]:
+    """The project's own PDP-1 program, from its files in the build's order, with every option that
+    changes the outputs."""
+    files = makefile_sources() or tuple(
+        str(p.relative_to(REPO_ROOT)) for p in sorted((REPO_ROOT / "pdp1_src").glob("*.mac")))
+    return [Case(name=f"project {' '.join(options)}".strip(), files=files, options=options, base_dir=REPO_ROOT)
+            for options in [(), ("-r",), ("-d", "-x", "-m", "-s")]]
+
+
+def folder_cases(folder: Path, options: tuple[str, ...]) -> list[Case]:
+    """Each ``.mac`` file under ``folder`` (recursively) as a one-file source with ``options``."""
+    return [Case(name=str(src.relative_to(folder)), files=(src.name,), options=options, base_dir=src.parent)
+            for src in sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".mac")]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Compare both assemblers on every .mac file of a folder (each one on its own)."""
+    """Compare both assemblers on every .mac file of a folder (each one on its own), or, without a folder,
+    on the corpus (with the manifest's options) and the project's program."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, help="folder searched recursively for *.mac")
+    parser.add_argument("folder", type=Path, nargs="?",
+                        help="folder searched recursively for *.mac (default: the corpus and the project's program)")
     parser.add_argument("-O", "--options", default="",
                         help='macro1 options for every file, e.g. "-r" or "-d -x"')
     parser.add_argument("--python", default=sys.executable,
@@ -334,32 +395,32 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the work folders under this folder instead of /tmp")
     args = parser.parse_args(argv)
 
-    sources = sorted(p for p in args.folder.rglob("*") if p.suffix.lower() == ".mac")
-    if not sources:
+    if args.folder is None:
+        cases = load_corpus() + project_cases()
+    else:
+        cases = folder_cases(args.folder, tuple(args.options.split()))
+    if not cases:
         print(f"no .mac files under {args.folder}", file=sys.stderr)
         return 2
-    options = tuple(args.options.split())
     differing = 0
     with tempfile.TemporaryDirectory(prefix="cmpasm-") as tmp:
         root = args.keep or Path(tmp)
-        for i, src in enumerate(sources):
-            case = Case(name=str(src.relative_to(args.folder)), files=(src.name,),
-                        options=options, base_dir=src.parent)
-            work = root / f"{i:04d}-{src.stem}"
-            symtape = None
+        for i, case in enumerate(cases):
+            work = root / f"{i:04d}-{case.name.replace('/', '_').replace(' ', '_')}"
+            symtape = make_symtape(case)
             expected = run_macro1(case, work / "macro1", symtape)
             actual = run_python(case, work / "python", symtape, args.python)
             problems = compare_outcomes(expected, actual)
             status = "SAME" if not problems else "DIFFERENT"
+            tape = str(Path(case.files[0]).with_suffix(".rim")) if case.files else ""
             print(f"{status:9s} {case.name}  (macro1 exit {expected.returncode}, "
                   f"{expected.stderr.count(b': error:')} errors; "
-                  f"{len(expected.outputs.get(src.with_suffix('.rim').name, b''))} "
-                  f"tape bytes)")
+                  f"{len(expected.outputs.get(tape, b''))} tape bytes)")
             if problems:
                 differing += 1
                 for p in problems[:3]:
                     print("    " + p.replace("\n", "\n    "))
-    print(f"{len(sources) - differing} of {len(sources)} files identical")
+    print(f"{len(cases) - differing} of {len(cases)} {'files' if args.folder else 'cases'} identical")
     return 1 if differing else 0
 
 

@@ -5,24 +5,25 @@ Why: the project's tapes must be byte-identical to what the period-faithful C as
 programmer reads.  The corpus in ``tests/tools/asm_corpus`` exercises every feature and corner
 of the macro1 dialect (one ``.mac`` per topic, plus option variants, multi-file sources
 and command-line errors listed in ``cases.toml``).  Expectations are never written by
-hand: each case runs the real macro1 and the Python tool in separate temporary folders
-and compares exit status, stdout, stderr and every file written.
-
-macro1 is installed by ``make setup``; these tests fail (never skip) if it is missing,
-because a skipped oracle would silently prove nothing.
+hand: they are what the real macro1 wrote, kept in ``tests/tools/asm_expected`` by
+``make asm-expected`` (which runs it several times and keeps nothing unless the runs agree:
+macro1 is not always repeatable, asm_expected.py says why).  Each case runs the Python tool
+in a temporary folder and compares exit status, stdout, stderr and every file written.  The
+live comparison with macro1, the project's own program included, is ``make compare-asm``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.tools import asm_expected
 from tests.tools import compare_assemblers as ca
 
 CASES = ca.load_corpus()
-REPO_ROOT: Path = ca.REPO_ROOT
 
 # Exit status macro1 gives each case on purpose; anything not listed must assemble
 # cleanly.  This guards the corpus itself: a typo that turns a feature test into an
@@ -49,9 +50,12 @@ def expected_exit(case_name: str) -> int:
     return EXPECTED_FAILURES.get(case_name, 0)
 
 
-def test_macro1_is_installed() -> None:
-    """The oracle must exist; without it every comparison below would be meaningless."""
-    assert Path(ca.MACRO1).is_file(), "run `make setup` (installs Debian's simh)"
+def kept(case: "ca.Case") -> asm_expected.Expected:
+    """macro1's kept outputs for ``case``; a failure that says how to make them when they are stale."""
+    try:
+        return asm_expected.load(case)
+    except asm_expected.StaleExpected as stale:
+        pytest.fail(str(stale), pytrace=False)
 
 
 def test_corpus_is_complete() -> None:
@@ -67,16 +71,30 @@ def test_corpus_is_complete() -> None:
             assert (case.base_dir / case.symtape_from).is_file()
 
 
+def test_macro1s_outputs_are_kept_for_every_case_and_no_other() -> None:
+    kept_names = {p.name for p in asm_expected.EXPECTED_DIR.iterdir() if p.is_dir()}
+    assert kept_names == {c.name for c in CASES}, f"run `{asm_expected.REGENERATE}`"
+
+
+def test_kept_outputs_of_a_changed_source_are_called_stale(tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.name == "label_forms")
+    (tmp_path / "label_forms.mac").write_bytes((case.base_dir / "label_forms.mac").read_bytes() + b"\t0\n")
+    with pytest.raises(asm_expected.StaleExpected, match="made from other sources.*make asm-expected"):
+        asm_expected.load(dataclasses.replace(case, base_dir=tmp_path))
+    assert asm_expected.load(case).outcome.returncode == 0
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_same_as_macro1(case: "ca.Case", tmp_path: Path) -> None:
     """Tape, listing, extra outputs, stderr and exit status all equal macro1's."""
-    symtape = ca.make_symtape(case)
-    expected = ca.run_macro1(case, tmp_path / "macro1", symtape)
+    macro1 = kept(case)
+    expected = macro1.outcome
     assert expected.returncode == expected_exit(case.name), (
         f"corpus case {case.name} no longer does what it was written for: macro1 exited "
         f"{expected.returncode}\n{expected.stderr.decode('latin-1')}")
-    actual = ca.run_python(case, tmp_path / "python", symtape)
-    problems = ca.compare_outcomes(expected, actual)
+    problems = ca.compare_outcomes(expected, ca.run_python_in_process(case, tmp_path / "in-process", macro1.symtape))
+    if problems:  # confirmed by the real process (in process, stdout and stderr are text of its own)
+        problems = ca.compare_outcomes(expected, ca.run_python(case, tmp_path / "python", macro1.symtape))
     assert not problems, (f"python -m tools.macro differs from macro1 on {case.name} "
                           f"({' '.join(case.options + case.files)}):\n"
                           + "\n".join(problems))
@@ -94,7 +112,7 @@ def test_output_folder_option(name: str, tmp_path: Path) -> None:
     """``-o DIR`` puts exactly macro1's outputs (by base name) into DIR and nothing beside
     the sources."""
     case = next(c for c in CASES if c.name == name)
-    expected = ca.run_macro1(case, tmp_path / "macro1")
+    expected = kept(case).outcome
     srcdir, outdir = tmp_path / "src", tmp_path / "out"
     inputs = ca._prepare(case, srcdir, None)
     proc = ca.subprocess.run(
@@ -104,30 +122,7 @@ def test_output_folder_option(name: str, tmp_path: Path) -> None:
     assert ca._snapshot(srcdir) == inputs, "python wrote beside the sources despite -o"
     written = ca._snapshot(outdir) if outdir.exists() else {}
     actual = ca.Outcome(proc.returncode, proc.stdout, proc.stderr, written)
-    expected.outputs = {Path(k).name: v for k, v in expected.outputs.items()}
+    expected = ca.Outcome(expected.returncode, expected.stdout, expected.stderr,
+                          {Path(k).name: v for k, v in expected.outputs.items()})
     problems = ca.compare_outcomes(expected, actual)
     assert not problems, f"-o run differs from macro1 on {name}:\n" + "\n".join(problems)
-
-
-def makefile_sources(variable: str = "KALAH_SRC") -> tuple[str, ...]:
-    """The file list of a Makefile variable (the build's single source of truth)."""
-    text = (REPO_ROOT / "Makefile").read_text().replace("\\\n", " ")
-    for line in text.splitlines():
-        name, sep, value = line.partition(":=")
-        if sep and name.strip() == variable:
-            return tuple(value.split())
-    return ()
-
-
-def test_project_program(tmp_path: Path) -> None:
-    """The project's own PDP-1 program, assembled from its files in the build's order
-    (every option that changes the outputs included), comes out identical."""
-    files = makefile_sources() or tuple(
-        str(p.relative_to(REPO_ROOT)) for p in sorted((REPO_ROOT / "pdp1_src").glob("*.mac")))
-    failures = []
-    for i, options in enumerate([(), ("-r",), ("-d", "-x", "-m", "-s")]):
-        case = ca.Case(name="project", files=files, options=options, base_dir=REPO_ROOT)
-        problems = ca.compare_case(case, tmp_path / str(i))
-        if problems:
-            failures.append(f"{' '.join(options + files)}:\n" + "\n".join(problems))
-    assert not failures, "\n\n".join(failures)

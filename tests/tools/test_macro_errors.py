@@ -74,6 +74,9 @@ def test_diagnostic_matches_macro1(name: str, tmp_path: Path) -> None:
     source = ("/ " + name + "\n" + DIAGNOSTICS[name]).encode()
     expected, actual = run_both(tmp_path, source, ["-dx"])
     assert expected[0] == 1, "the source should provoke an error"
+    if actual != expected:  # macro1's listing is not always repeatable (tests/tools/asm_expected.py): ask again
+        (tmp_path / "again").mkdir()
+        expected = run_both(tmp_path / "again", source, ["-dx"])[0]
     assert actual == expected
     assert "e.rim" not in actual[2] and "e.lst" in actual[2]
 

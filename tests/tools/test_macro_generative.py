@@ -26,20 +26,16 @@ Knobs (environment variables; ``make fuzz-asm N=... SEED=...`` sets them):
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import random
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 
 from tests.tools import compare_assemblers as ca
-from tools.macro.cli import main as macro_main
 
 COUNT = int(os.environ.get("MACRO_FUZZ_COUNT", "300"))
 MUTANTS = int(os.environ.get("MACRO_FUZZ_MUTANTS", str(max(COUNT // 3, 1))))
@@ -486,33 +482,6 @@ def generate(seed: int, index: int) -> tuple[list[tuple[str, str]], tuple[str, .
 # ---------------------------------------------------------------------------- running
 
 
-def run_python_inprocess(case: "ca.Case", workdir: Path) -> "ca.Outcome":
-    """``python -m tools.macro`` without a new interpreter: its ``__main__`` is
-    ``sys.exit(main())``, run here with the same argv and working folder, so only
-    start-up time is saved.  (Not through runpy: with the project installed as a
-    pytest plugin, pytest marks ``tools`` for assertion rewriting, and runpy cannot
-    get code from that loader.)"""
-    inputs = ca._prepare(case, workdir, None)
-    err, out = io.StringIO(), io.StringIO()
-    saved_argv, saved_cwd = sys.argv, os.getcwd()
-    code: int = 0
-    try:
-        os.chdir(workdir)
-        sys.argv = ["tools.macro", *case.options, *case.files]
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
-            try:
-                sys.exit(macro_main())
-            except SystemExit as stop:
-                code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-    finally:
-        sys.argv = saved_argv
-        os.chdir(saved_cwd)
-    after = ca._snapshot(workdir)
-    outputs = {k: v for k, v in after.items() if k not in inputs or inputs[k] != v}
-    return ca.Outcome(code & 0xFF, out.getvalue().encode("utf-8"),
-                      err.getvalue().encode("utf-8"), outputs)
-
-
 def check_program(seed: int, index: int, root: Path,
                   runner: Callable[["ca.Case", Path], "ca.Outcome"]) -> list[str]:
     """Assemble program ``index`` with both assemblers; the differences, if any."""
@@ -531,8 +500,22 @@ def check_program(seed: int, index: int, root: Path,
     if problems and runner is not ca.run_python:
         # confirm in a real subprocess so in-process artefacts are never reported
         problems = ca.compare_outcomes(expected, ca.run_python(case, folder / "python-sub"))
+    if problems and not macro1_repeats(case, folder, expected):
+        problems = [NOT_REPEATABLE]
     shutil.rmtree(folder, ignore_errors=True)
     return problems
+
+
+NOT_REPEATABLE = "set aside: macro1 gives this program another output when run again"
+
+
+def macro1_repeats(case: "ca.Case", folder: Path, first: "ca.Outcome", **limits: float) -> bool:
+    """Whether macro1 gives ``first`` again, in an environment of another size: where it reads stale
+    memory (the line buffer at the end of the input, see tests/tools/asm_expected.py) it need not,
+    and a difference then says nothing about tools.macro.  ``limits``: run_macro1's timeout and
+    max_file_bytes."""
+    padded = dict(os.environ, MACRO_FUZZ_PADDING="x" * 4096)
+    return not ca.compare_outcomes(first, ca.run_macro1(case, folder / "macro1-again", env=padded, **limits))
 
 
 def test_generator_is_deterministic() -> None:
@@ -552,11 +535,14 @@ def test_generated_lines_fit_macro1_buffer() -> None:
 
 def test_random_programs_match_macro1(tmp_path: Path) -> None:
     """COUNT random programs (default 300) give identical outputs with both assemblers."""
-    runner = ca.run_python if SUBPROCESS else run_python_inprocess
+    runner = ca.run_python if SUBPROCESS else ca.run_python_in_process
     failures: list[tuple[int, list[str]]] = []
+    set_aside = 0
     for index in range(START, START + COUNT):
         problems = check_program(SEED, index, tmp_path, runner)
-        if problems:
+        if problems == [NOT_REPEATABLE]:
+            set_aside += 1
+        elif problems:
             failures.append((index, problems))
             if SAVE:
                 save = Path(SAVE)
@@ -567,6 +553,7 @@ def test_random_programs_match_macro1(tmp_path: Path) -> None:
                 (save / f"seed{SEED}_prog{index}.txt").write_text(
                     f"macro1 {' '.join(options)} {' '.join(n for n, _ in files)}\n"
                     + "\n".join(problems) + "\n")
+    assert set_aside <= COUNT // 4, f"{set_aside} of {COUNT} programs set aside: macro1 not repeatable on them"
     if failures:
         report = [f"{len(failures)} of {COUNT} generated programs differ "
                   f"(seed {SEED}; replay one with MACRO_FUZZ_SEED={SEED} "
@@ -629,16 +616,14 @@ def check_mutant(seed: int, index: int, root: Path) -> tuple[bool, list[str]]:
     try:
         first = ca.run_macro1(case, folder / "macro1", timeout=2,
                               max_file_bytes=MACRO1_FILE_CAP)
-        padded = dict(os.environ, MACRO_FUZZ_PADDING="x" * 4096)
-        second = ca.run_macro1(case, folder / "macro1-again", timeout=2,
-                               max_file_bytes=MACRO1_FILE_CAP, env=padded)
+        repeats = first.returncode >= 0 and macro1_repeats(case, folder, first, timeout=2,
+                                                           max_file_bytes=MACRO1_FILE_CAP)
     except subprocess.TimeoutExpired:
+        repeats = False
+    if not repeats:
         shutil.rmtree(folder, ignore_errors=True)
         return False, []
-    if first.returncode < 0 or ca.compare_outcomes(first, second):
-        shutil.rmtree(folder, ignore_errors=True)
-        return False, []
-    problems = ca.compare_outcomes(first, run_python_inprocess(case, folder / "python"))
+    problems = ca.compare_outcomes(first, ca.run_python_in_process(case, folder / "python"))
     if problems:
         problems = ca.compare_outcomes(first, ca.run_python(case, folder / "python-sub"))
     shutil.rmtree(folder, ignore_errors=True)
