@@ -4,8 +4,9 @@
 #   the project        -> $PREFIX (default /opt/kalah-kiosk), its .venv (the kiosk's packages only: no
 #                         test tools) and build/kalah.rim made there
 #   Debian packages    -> simh, python3-venv, and the screen's: Chromium, cage (the Wayland kiosk
-#                         compositor), Xwayland (cage starts it), wlr-randr (rotation), libpam-systemd
-#                         (the session's devices from logind), alsa-utils (the sound card's levels)
+#                         compositor), Xwayland (cage starts it), wlr-randr (rotation), Mesa's drivers
+#                         (cage draws with the GPU), libpam-systemd (the session's devices from logind),
+#                         alsa-utils (the sound card's levels restored at boot; aplay, alsamixer)
 #   the configuration  -> $ETC/kiosk.toml (default /etc/kalah-kiosk; kept if it exists), with a new
 #                         control token; $ETC/browser.env (the page's address with that token, made
 #                         again each time); $ETC/screen.env (rotation; made once, then the operator's)
@@ -26,7 +27,7 @@ STATE=/var/lib/kalah-kiosk
 UNITS="${UNITS:-/etc/systemd/system}"
 KIOSK_USER="${KIOSK_USER:-kalah-kiosk}"
 SCREEN_USER="${SCREEN_USER:-kalah-screen}"
-SCREEN_PACKAGES=(chromium cage xwayland wlr-randr libpam-systemd alsa-utils)
+SCREEN_PACKAGES=(chromium cage xwayland wlr-randr libgl1-mesa-dri libpam-systemd alsa-utils)
 SCREEN_GROUPS=(audio video render input)  # the devices, should logind not hand them over
 
 say() { echo "install-kiosk: $*"; }
@@ -35,13 +36,15 @@ if [ -z "$DESTDIR" ] && [ "$(id -u)" -ne 0 ]; then
     exit 2
 fi
 
-# 1. the project, without what each machine makes for itself
+# 1. the project, without what each machine makes for itself (run from $PREFIX itself: nothing to copy)
 mkdir -p "$DESTDIR$PREFIX"
-tar -C "$SRC" --exclude=./.venv --exclude=./build --exclude=./records --exclude=./artifacts \
-    --exclude=./.git --exclude='__pycache__' --exclude='*.egg-info' --exclude=./.pytest_cache \
-    --exclude=./.hypothesis -cf - . | tar -C "$DESTDIR$PREFIX" -xf -
+if [ "$SRC" != "$(cd "$DESTDIR$PREFIX" && pwd)" ]; then
+    tar -C "$SRC" --exclude=./.venv --exclude=./build --exclude=./records --exclude=./artifacts \
+        --exclude=./.git --exclude='__pycache__' --exclude='*.egg-info' --exclude=./.pytest_cache \
+        --exclude=./.hypothesis -cf - . | tar -C "$DESTDIR$PREFIX" --no-same-owner -xf -
+    say "project copied to $DESTDIR$PREFIX"
+fi
 chmod 755 "$DESTDIR$PREFIX/deploy/kiosk-session.sh"
-say "project copied to $DESTDIR$PREFIX"
 if [ -z "$DESTDIR" ]; then
     (cd "$PREFIX" && scripts/bootstrap.sh kiosk "${SCREEN_PACKAGES[@]}" && make build >/dev/null)
     say "simh, the screen's packages, the Python environment and build/kalah.rim are ready"

@@ -5,7 +5,7 @@
 #
 # Settings, from the environment (the unit reads /etc/kalah-kiosk/browser.env and screen.env):
 #   KALAH_KIOSK_URL      the page, with the control token: http://127.0.0.1:8360/?control=TOKEN
-#   KALAH_KIOSK_ROTATE   0, 90, 180 or 270: the picture turned clockwise by wlr-randr (default 0)
+#   KALAH_KIOSK_ROTATE   0, 90, 180 or 270: the picture turned by wlr-randr --transform (default 0)
 #   KALAH_KIOSK_OUTPUTS  the outputs to turn (default: every one)
 #   KALAH_KIOSK_PROFILE  Chromium's profile folder (default: in the session's XDG_RUNTIME_DIR, a tmpfs
 #                        that logind empties when the session ends: every start is a first start with
