@@ -27,6 +27,8 @@ STATE=/var/lib/kalah-kiosk
 UNITS="${UNITS:-/etc/systemd/system}"
 KIOSK_USER="${KIOSK_USER:-kalah-kiosk}"
 SCREEN_USER="${SCREEN_USER:-kalah-screen}"
+# Debian's own Python for the .venv: the services' users must be able to run it (not one in root's home)
+export PYTHON="${PYTHON:-/usr/bin/python3}"
 SCREEN_PACKAGES=(chromium cage xwayland wlr-randr libgl1-mesa-dri libpam-systemd alsa-utils)
 SCREEN_GROUPS=(audio video render input)  # the devices, should logind not hand them over
 
@@ -46,7 +48,9 @@ if [ "$SRC" != "$(cd "$DESTDIR$PREFIX" && pwd)" ]; then
 fi
 chmod 755 "$DESTDIR$PREFIX/deploy/kiosk-session.sh"
 if [ -z "$DESTDIR" ]; then
-    (cd "$PREFIX" && scripts/bootstrap.sh kiosk "${SCREEN_PACKAGES[@]}" && make build >/dev/null)
+    # the tape and its symbol table made here, as root: the server finds /opt read-only (ProtectSystem=strict)
+    (cd "$PREFIX" && scripts/bootstrap.sh kiosk "${SCREEN_PACKAGES[@]}" && make build >/dev/null &&
+     .venv/bin/python -c 'from python_bridge.machine.kalah_program import ensure_tape; ensure_tape()')
     say "simh, the screen's packages, the Python environment and build/kalah.rim are ready"
     id -u "$KIOSK_USER" >/dev/null 2>&1 || useradd --system --home-dir "$STATE" --shell /usr/sbin/nologin "$KIOSK_USER"
     if ! id -u "$SCREEN_USER" >/dev/null 2>&1; then
@@ -63,7 +67,7 @@ fi
 mkdir -p "$DESTDIR$ETC"
 config="$DESTDIR$ETC/kiosk.toml"
 if [ ! -e "$config" ]; then
-    token="$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+    token="$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(24))')"
     sed -e "s|^state_dir = .*|state_dir = \"$STATE\"  # the saved game, the counters and the log (systemd's StateDirectory)|" \
         -e "s|^# The Kalah kiosk's configuration: .*|# The Kalah kiosk's configuration, made by make install-kiosk; read at each start of kalah-kiosk.service|" \
         -e "s|^control_token = \"\" .*|control_token = \"$token\"  # the page opened as /?control=this token controls the game (browser.env)|" \
@@ -73,7 +77,7 @@ else
     say "configuration kept: $config"
 fi
 [ -e "$DESTDIR$ETC/screen.env" ] || install -m 644 "$SRC/deploy/screen.env" "$DESTDIR$ETC/screen.env"
-read -r port token < <(python3 - "$config" <<'PY'
+read -r port token < <("$PYTHON" - "$config" <<'PY'
 import sys, tomllib
 data = tomllib.load(open(sys.argv[1], "rb"))
 print(data.get("kiosk", {}).get("port", 8360), data.get("operation", {}).get("control_token", "") or "-")

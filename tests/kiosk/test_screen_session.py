@@ -8,7 +8,7 @@ visitor's move on the real PDP-1.
 What the headless backend stands in for: the screen and the input devices (WLR_BACKENDS=headless,
 WLR_LIBINPUT_NO_DEVICES=1, the pixman renderer), and the login session that PAM and logind make on a
 real machine (XDG_RUNTIME_DIR made here).  cage refuses to run as root, so a root test runs the session
-as nobody, as the unit runs it as its own user."""
+as nobody with a /tmp of its own, as the unit runs it as its own user with PrivateTmp=yes."""
 
 from __future__ import annotations
 
@@ -60,8 +60,9 @@ def unit_settings(unit: str) -> tuple[list[str], dict[str, str]]:
 
 @pytest.fixture
 def session_folder():
-    """A folder the session's user can reach (pytest's own is root's alone): its home, its runtime folder."""
-    folder = Path(tempfile.mkdtemp(prefix="kalah-screen-"))
+    """A folder the session's user can reach (pytest's own is root's alone), outside the session's private
+    /tmp: its home, its runtime folder."""
+    folder = Path(tempfile.mkdtemp(prefix="kalah-screen-", dir="/var/tmp"))
     folder.chmod(0o755)
     for name in ("home", "run"):
         (folder / name).mkdir(mode=0o700)
@@ -82,33 +83,37 @@ def test_the_screen_session_shows_the_page_which_plays_a_move(session_folder, tm
     shutil.copy(ROOT / "deploy" / "screen.env", etc / "screen.env")
     unit = render_unit("kalah-kiosk-screen.service", ROOT, etc, session_folder / "state")
     command, unit_env = unit_settings(unit)
+    assert unit_env["KALAH_KIOSK_ROTATE"] == "0"  # screen.env's default: landscape
     assert command[0] == "/usr/bin/cage" and command[-1] == f"{ROOT}/deploy/kiosk-session.sh"
+    # a portrait screen: screen.env's rotation (wlr-randr inside the session, Debian 13's cage), or on
+    # Debian 12's cage 0.1.4, which cannot be turned from inside, the doc's drop-in giving cage -r
+    unit_env["KALAH_KIOSK_ROTATE"] = "90"
+    old_cage = "version 0.1." in subprocess.run([command[0], "-v"], capture_output=True, text=True).stdout
+    if old_cage:
+        command.insert(command.index("--"), "-r")
 
-    as_user: dict = {}
     if os.getuid() == 0:
+        # as the unit runs it: as a user of its own, with a /tmp of its own (PrivateTmp=yes: Xwayland's
+        # sockets and locks go with the session)
         nobody = pwd.getpwnam("nobody")
-        as_user = {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
         for name in ("home", "run"):
             os.chown(session_folder / name, nobody.pw_uid, nobody.pw_gid)
+        command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                   'mount -t tmpfs -o mode=1777 tmpfs /tmp && exec setpriv --reuid=nobody --regid=nogroup '
+                   '--clear-groups -- "$@"', "sh", *command]
     port = free_port()
     env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "HOME": str(session_folder / "home"),
            "XDG_RUNTIME_DIR": str(session_folder / "run"),
            "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
            **unit_env, "KALAH_KIOSK_WAIT": "60",
            "KALAH_KIOSK_FLAGS": f"--remote-debugging-port={port} {TEST_FLAGS}"}
-    assert env["XDG_SESSION_TYPE"] == "wayland" and env["KALAH_KIOSK_ROTATE"] == "0"
-    # a portrait screen: screen.env's rotation (wlr-randr inside the session, Debian 13's cage), or on
-    # Debian 12's cage 0.1.4, which cannot be turned from inside, the doc's drop-in giving cage -r
-    env["KALAH_KIOSK_ROTATE"] = "90"
-    old_cage = "version 0.1." in subprocess.run([command[0], "-v"], capture_output=True, text=True).stdout
-    if old_cage:
-        command.insert(command.index("--"), "-r")
+    assert env["XDG_SESSION_TYPE"] == "wayland"
     log_path = session_folder / "session.txt"
     profile = str(session_folder / "run" / "kalah-kiosk-profile")  # the session's own, in its runtime folder
     started = time.monotonic()
     with open(log_path, "w") as log:
         session = subprocess.Popen(command, env=env, cwd=session_folder, stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True, **as_user)
+                                   start_new_session=True)
     try:
         time.sleep(2)  # before the server: the session waits for it, with no browser yet
         assert session.poll() is None, log_path.read_text()
