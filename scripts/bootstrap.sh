@@ -39,7 +39,8 @@ failed() {
 PYTHON="${PYTHON:-python3}"
 stamp=".venv/.installed-$mode"
 need_venv=0
-[ -x .venv/bin/python ] || need_venv=1
+# a venv without pip is one that `python3 -m venv` began without python3-venv: made again
+[ -x .venv/bin/python ] && [ -e .venv/bin/pip ] || need_venv=1
 
 need_apt=()
 [ -x /usr/bin/pdp1 ] && [ -x /usr/bin/macro1 ] || need_apt+=(simh)
@@ -51,7 +52,7 @@ fi
 for pkg in "$@"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
-need_pip=0
+need_pip=$need_venv
 { [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; } && need_pip=1
 
 if [ ${#need_apt[@]} -eq 0 ] && [ $need_venv -eq 0 ] && [ $need_pip -eq 0 ]; then
