@@ -124,3 +124,17 @@ def test_the_debian_12_drop_in_passes_systemd_analyze_verify(tmp_path) -> None:
     done = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "ignoring" not in done.stderr, done.stderr
     assert "-r --" in drop_in
+
+
+def test_the_touch_rule_is_the_tables_and_udev_reads_it(tmp_path) -> None:
+    (line,) = [line for block in blocks("sh") for line in block.splitlines() if "LIBINPUT_CALIBRATION_MATRIX" in line]
+    rule = shlex.split(line.split(" | ")[0])[1]
+    matrix = re.search(r'LIBINPUT_CALIBRATION_MATRIX}="([^"]+)"', rule).group(1)
+    assert f"| 90 | `{matrix}` |" in DOC.read_text()  # the rule shown is the one for a screen turned 90
+    done = subprocess.run(["udevadm", "verify", "--help"], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip("this udevadm has no verify (systemd 253 and later: Debian 13)")
+    (tmp_path / "99-kalah-touch.rules").write_text(rule + "\n")
+    done = subprocess.run(["udevadm", "verify", str(tmp_path / "99-kalah-touch.rules")], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 0, done.stdout + done.stderr
