@@ -122,9 +122,9 @@ kiosk: MODE = kiosk
 kiosk: build
 	$(PY) -m python_bridge kiosk --config $(CONFIG)
 
-## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk, /etc/kalah-kiosk, the two systemd units (README)
+## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk (no test tools), /etc/kalah-kiosk, the server and its screen (cage running Chromium) as systemd units (docs/kiosk-install.md)
 install-kiosk:
-	deploy/install.sh
+	@deploy/install.sh
 
 ## soak: attract games on an unattended kiosk until GAMES are played or DURATION (90s, 30m, 2h) has passed,
 ## pdp1 killed every KILL_EVERY games, the server killed and restarted every RESTART_EVERY (0: never); growth fails

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up what a make target needs on a fresh Debian machine, idempotently, in one line:
 #   scripts/bootstrap.sh [play|kiosk|test|bench] [debian-package ...]
-#   1. Debian's simh package (/usr/bin/pdp1 and /usr/bin/macro1) when missing, and any package named;
+#   1. Debian's packages when missing: simh (/usr/bin/pdp1 and /usr/bin/macro1), python3 and
+#      python3-venv (a minimal Debian 12 or 13 has no venv: `python3 -m venv` fails there without it),
+#      and any package named (make install-kiosk names the screen's: chromium, cage, ...);
 #   2. a Python virtual environment in .venv with the project and what the mode needs:
 #      play  - pexpect and the project (the default: make play, demo, build, crosscheck, ...)
 #      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak)
@@ -34,17 +36,23 @@ failed() {
     exit 1
 }
 
-need_apt=()
-[ -x /usr/bin/pdp1 ] && [ -x /usr/bin/macro1 ] || need_apt+=(simh)
-for pkg in "$@"; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
-done
-
 PYTHON="${PYTHON:-python3}"
 stamp=".venv/.installed-$mode"
 need_venv=0
-[ -x .venv/bin/python ] || need_venv=1
-need_pip=0
+# a venv without pip is one that `python3 -m venv` began without python3-venv: made again
+[ -x .venv/bin/python ] && [ -e .venv/bin/pip ] || need_venv=1
+
+need_apt=()
+[ -x /usr/bin/pdp1 ] && [ -x /usr/bin/macro1 ] || need_apt+=(simh)
+# venv needs ensurepip, which Debian ships apart, in python3-venv (python3 too is missing from a minimal system)
+if [ $need_venv -eq 1 ] && ! "$PYTHON" -c 'import ensurepip' >/dev/null 2>&1; then
+    command -v "$PYTHON" >/dev/null 2>&1 || need_apt+=(python3)
+    need_apt+=(python3-venv)
+fi
+for pkg in "$@"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+need_pip=$need_venv
 { [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; } && need_pip=1
 
 if [ ${#need_apt[@]} -eq 0 ] && [ $need_venv -eq 0 ] && [ $need_pip -eq 0 ]; then
@@ -58,7 +66,10 @@ echo "setup: installing $(IFS=,; echo "${what[*]}" | sed 's/,/, /g') (once)"
 
 if [ ${#need_apt[@]} -gt 0 ]; then
     sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || { echo "setup: installing ${need_apt[*]} needs root or sudo" >&2; exit 1; }
+        sudo="sudo"
+    fi
     { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}"; } \
         >"$log" 2>&1 || failed "apt-get install ${need_apt[*]}"
 fi

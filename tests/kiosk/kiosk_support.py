@@ -218,3 +218,36 @@ class Page:
 
     def your_turn(self) -> bool:
         return self.state.get("mode") == "visitor" and self.state.get("phase") == "your_turn"
+
+
+# -- the deployment (deploy/): its units as install.sh fills them in, and the screen's programs ---------------
+SCREEN_PROGRAMS = ("/usr/bin/cage", "/usr/bin/Xwayland", "/usr/bin/chromium", "/usr/bin/wlr-randr")
+
+
+def render_unit(name: str, prefix: Path, etc: Path, state: Path) -> str:
+    """deploy/NAME with its placeholders filled in as deploy/install.sh does."""
+    text = (ROOT / "deploy" / name).read_text()
+    for key, value in (("@PREFIX@", str(prefix)), ("@ETC@", str(etc)), ("@STATE@", str(state)),
+                       ("@USER@", "kalah-kiosk"), ("@SCREEN_USER@", "kalah-screen")):
+        text = text.replace(key, value)
+    return text
+
+
+def install_screen_programs() -> None:
+    """Debian's cage, Xwayland, Chromium and wlr-randr, installed by the project's own set-up when missing
+    (what make install-kiosk installs for the screen)."""
+    if not all(Path(p).exists() for p in SCREEN_PROGRAMS):
+        subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), "test", "cage", "xwayland", "chromium", "wlr-randr"],
+                       check=True)
+
+
+def processes_using(marker: str) -> list[int]:
+    """The processes whose command line names ``marker`` (a profile folder: Chromium left behind)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found

@@ -1,15 +1,12 @@
 """The kiosk's deployment: systemd's notify protocol against a socket the test opens (and the real
-server speaking it), `make install-kiosk` staged in a folder, the units checked by
-`systemd-analyze verify`, and the screen's session script waiting for /health before it opens
-the page in the real Chromium."""
+server speaking it), `make install-kiosk` staged in a folder, and the units checked by
+`systemd-analyze verify`.  The screen session itself runs in test_screen_session.py."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -17,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.kiosk.kiosk_support import ROOT, KioskServer, Page, write_config
+from tests.kiosk.kiosk_support import ROOT, KioskServer, install_screen_programs, render_unit, write_config
 from python_bridge.kiosk.config import load_config
 from python_bridge.kiosk.sdnotify import notify, watchdog_interval
 
-UNITS = ("kalah-kiosk.service", "kalah-kiosk-browser.service")
+UNITS = ("kalah-kiosk.service", "kalah-kiosk-screen.service")
 
 
 @pytest.fixture
@@ -107,77 +104,31 @@ def test_install_kiosk_stages_the_project_the_configuration_and_the_units(tmp_pa
     service = (stage / "etc" / "systemd" / "system" / UNITS[0]).read_text()
     assert "Type=notify" in service and "WatchdogSec=" in service and "Restart=always" in service
     assert "--config /etc/kalah-kiosk/kiosk.toml" in service
-    # again (an update): the project and units are replaced, the operator's configuration kept
-    assert _install(stage).returncode == 0
+    screen = (stage / "etc" / "systemd" / "system" / UNITS[1]).read_text()
+    assert "PAMName=kalah-kiosk-screen" in screen and "TTYPath=/dev/tty7" in screen
+    assert "User=kalah-screen" in screen and "/usr/bin/cage -d -s -- /opt/kalah-kiosk/deploy/kiosk-session.sh" in screen
+    assert "pam_systemd.so" in (stage / "etc" / "pam.d" / "kalah-kiosk-screen").read_text()
+    assert "KALAH_KIOSK_ROTATE=0" in (etc / "screen.env").read_text()
+    assert oct((etc / "browser.env").stat().st_mode & 0o777) == "0o600"  # the token: systemd reads it, as root
+    # again (an update): the project and units are replaced, the screen's old unit removed, the operator's
+    # configuration and screen settings kept
+    (stage / "etc" / "systemd" / "system" / "kalah-kiosk-browser.service").write_text("[Service]\n")
+    (etc / "screen.env").write_text("KALAH_KIOSK_ROTATE=90\n")
+    again = _install(stage)
+    assert again.returncode == 0 and "kalah-kiosk-browser.service removed" in again.stdout
+    assert not (stage / "etc" / "systemd" / "system" / "kalah-kiosk-browser.service").exists()
     assert load_config(etc / "kiosk.toml").control_token == config.control_token
+    assert (etc / "screen.env").read_text() == "KALAH_KIOSK_ROTATE=90\n"
 
 
 def test_the_units_pass_systemd_analyze_verify(tmp_path) -> None:
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed")
+    install_screen_programs()  # verify checks that ExecStart's program (cage) is there
     for unit in UNITS:  # rendered as install.sh does, with this checkout as PREFIX (its .venv exists)
-        text = (ROOT / "deploy" / unit).read_text()
-        for key, value in (("@PREFIX@", str(ROOT)), ("@ETC@", str(tmp_path)), ("@STATE@", str(tmp_path / "state")),
-                           ("@USER@", "kalah-kiosk"), ("@DISPLAY_USER@", "kiosk")):
-            text = text.replace(key, value)
-        (tmp_path / unit).write_text(text)
+        (tmp_path / unit).write_text(render_unit(unit, ROOT, tmp_path, tmp_path / "state"))
     (tmp_path / "browser.env").write_text("KALAH_KIOSK_URL=http://127.0.0.1:8360/\n")
     done = subprocess.run([analyze, "verify", *(str(tmp_path / u) for u in UNITS)], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and "ignoring" not in done.stderr, done.stderr
-
-
-@pytest.mark.simh
-def test_the_session_script_waits_for_health_then_opens_the_controlling_page(tmp_path, kalah_tape) -> None:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.skip("chromium is not installed (the browser tests install it)")
-    token = "session-test-token-0123"
-    config = write_config(tmp_path / "kiosk")
-    config.write_text(config.read_text() + f'control_token = "{token}"\n')
-    server = KioskServer(config)
-    env = {**os.environ, "KALAH_KIOSK_URL": f"{server.url}/?control={token}", "KALAH_KIOSK_BROWSER": chromium,
-           "KALAH_KIOSK_PROFILE": str(tmp_path / "profile"), "KALAH_KIOSK_WAIT": "60",
-           "KALAH_KIOSK_FLAGS": "--headless --no-sandbox --disable-gpu --disable-dev-shm-usage"}
-    out = open(tmp_path / "session.txt", "w")
-    session = subprocess.Popen([str(ROOT / "deploy" / "kiosk-session.sh")], env=env, stdout=out,
-                               stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        time.sleep(2)
-        assert session.poll() is None  # still waiting for the server: no browser yet
-        assert "opening" not in (tmp_path / "session.txt").read_text()
-        with server:
-            server.wait_for(lambda h: h["clients"] == 1, timeout=60, what="the kiosk's Chromium connected")
-
-            async def watcher() -> None:  # the browser's page controls: a second page only watches
-                async with Page(server) as other:
-                    assert other.controls is False
-                    await other.send({"type": "play"})
-                    await other.until(lambda: other.rejected == ["this screen only watches"])
-
-            asyncio.run(watcher())
-    finally:
-        try:
-            os.killpg(session.pid, signal.SIGTERM)
-            session.wait(15)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(session.pid, signal.SIGKILL)
-            session.wait(5)
-        out.close()
-    assert "the server answers after" in (tmp_path / "session.txt").read_text()
-    deadline = time.monotonic() + 5
-    while _using(tmp_path / "profile") and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not _using(tmp_path / "profile"), "chromium processes left behind"
-
-
-def _using(profile: Path) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and str(profile) in (entry / "cmdline").read_bytes().decode(errors="replace"):
-                found.append(int(entry.name))
-        except OSError:
-            pass
-    return found
