@@ -1,5 +1,5 @@
-"""Shared fixtures: the Kalah tape, the bridge's commands as a user runs them, and guards that no test
-leaves a simulator running.
+"""Shared fixtures: the Kalah tape, the bridge's commands as a user runs them, a wall clock for paced
+runs that does not wait, and guards that no test leaves a simulator running.
 
 ``make test`` runs the tests in pytest-xdist workers, each a process with emulators of its own; the
 guards hold in each: after every test no Simh of the process is open, and at the end of its session
@@ -45,6 +45,26 @@ def bridge() -> Callable[..., subprocess.CompletedProcess[str]]:
                               capture_output=True, text=True, timeout=timeout)
 
     return run
+
+
+class FakeClock:
+    """Wall time for a paced show without waiting for it: sleeping moves the clock on, and is counted."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        self.slept += seconds
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
 
 
 @pytest.fixture(autouse=True)

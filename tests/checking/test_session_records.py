@@ -145,16 +145,13 @@ def _blank_lines_are_the_programs(transcript: str) -> None:
                 f"a blank line the program never typed, before {following!r} (line {number + 2})"
 
 
-def test_the_shows_transcript_is_what_the_pdp1_typed_fast_or_paced(kalah_tape, tmp_path: Path) -> None:
+def test_the_shows_transcript_is_what_the_pdp1_typed_fast_or_paced(kalah_tape, tmp_path: Path, fake_clock) -> None:
     """Two --fast shows and a paced one (its wall clock simulated) leave the same transcript, paper and
     record game, and no blank line the program did not type (SIMH's break before its stop messages)."""
-    from tests.demo.conftest import FakeClock
-
     panel = PanelSettings(pits=4, seeds=3, depth=7, demo=True)
     transcripts = []
-    fake = FakeClock()
     for n, pacer in enumerate([Pacer(counted=True), Pacer(counted=True),
-                               Pacer.at_1960_speed(clock=fake.clock, sleep=fake.sleep)]):
+                               Pacer.at_1960_speed(clock=fake_clock.clock, sleep=fake_clock.sleep)]):
         folder = tmp_path / str(n)
         assert run_show(panel, None, fast=not pacer.paced, visitor=False, folder=folder, out=io.StringIO(),
                         pacer=pacer) == 0
