@@ -15,7 +15,13 @@ import argparse
 import math
 from typing import NoReturn
 
-EXIT_USAGE = 2
+# The exit statuses of every command of the project (the docs' table is made from these).
+EXIT_OK = 0          # done: the work ran and everything agreed
+EXIT_FAILURE = 1     # a failure: a disagreement, a lost emulator, a file that could not be written
+EXIT_USAGE = 2       # a usage error: a bad option or input, one line on stderr
+EXIT_LIMIT = 3       # a legal input that passes a limit of the machine or the reference (a proof too deep)
+EXIT_STATUSES = {EXIT_OK: "done", EXIT_FAILURE: "failure", EXIT_USAGE: "usage error (bad option or input)",
+                 EXIT_LIMIT: "a limit of the machine or the reference reached on a legal input"}
 MAX_DIGITS = 24      # more digits than any range here allows: refused before int() sees them
 
 

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from tools.user_files import UserFileError, user_file
 from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_float, bounded_int, short_line, shown
 
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
@@ -108,16 +109,13 @@ def writable_folder(text: str) -> Path:
 
 
 def readable_file(text: str) -> Path:
-    """``type=`` for an input file (a caption script, a configuration): it must open for reading."""
-    if not text or "\0" in text:
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a file name")
-    path = Path(text)
+    """``type=`` for an input file (a caption script, a configuration, a record): a regular file of sane size.
+
+    ``tools.user_files`` refuses a FIFO, a device, a folder, a missing file or a NUL in the name in one line."""
     try:
-        with path.open("rb"):
-            pass
-    except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot read {shown(text)}: {exc.strerror or exc}") from None
-    return path
+        return user_file(text)
+    except UserFileError as bad:
+        raise argparse.ArgumentTypeError(str(bad)) from None
 
 
 def add_records(parser: argparse.ArgumentParser, default: Path, what: str) -> None:
