@@ -143,7 +143,7 @@ def bad_values(action: argparse.Action, scratch: Path) -> list[str]:
         else:
             values += [str(int(lo) - 1), str(int(hi) + 1), str(10**30), str(-(10**30))]
     name = getattr(action.type, "__name__", "")
-    if name == "writable_folder":
+    if name == "folder_name":
         values = ["/proc/no-such-folder", str(scratch / "a-file"), "", "a\0b", "/dev/null/x"]
     elif name == "readable_file":
         values = ["/no/such/file", str(scratch), "", "a\0b"]

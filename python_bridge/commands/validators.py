@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from tools.user_files import UserFileError, user_file
+from tools.user_files import UserFileError, name_problem, user_file
 from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_float, bounded_int, short_line, shown
 
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
@@ -89,22 +89,27 @@ def add_first(parser: argparse.ArgumentParser, default: str | None, what: str) -
                         help=f"who moves first: {what} ('you' means visitor)")
 
 
-def writable_folder(text: str) -> Path:
-    """``type=`` for an output folder: it exists or is made, and a file can be written in it.
+def folder_name(text: str) -> Path:
+    """``type=`` for an output folder's name: only the name is checked here, nothing is made.
 
-    Checked while the arguments are read, so a visitor never plays a whole game
-    whose record then cannot be saved.
-    """
-    if not text or "\0" in text:
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a folder name")
-    path = Path(text)
+    Reading the options creates nothing (``--records X --help`` leaves no X, and of
+    ``--records A --records B`` only B is used): ``ready_folder`` makes and tries the
+    folder once, before the work starts."""
+    problem = name_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{problem} (a folder name)")
+    return Path(text)
+
+
+def ready_folder(path: Path) -> Path:
+    """Make ``path`` if it is missing and write a file in it, before any work: a visitor never plays a
+    whole game whose record then cannot be saved.  UsageError (one line, exit 2) when it cannot be."""
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
-        raise argparse.ArgumentTypeError(
-            f"cannot write in the folder {shown(text)}: {exc.strerror or exc}") from None
+        raise UsageError(f"--records: cannot write in the folder {shown(str(path), 160)}: {exc.strerror or exc}") from None
     return path
 
 
@@ -120,8 +125,9 @@ def readable_file(text: str) -> Path:
 
 def add_records(parser: argparse.ArgumentParser, default: Path, what: str) -> None:
     """``--records DIR`` (``--out`` is the same option under its old name)."""
-    parser.add_argument("--records", "--out", dest="records", type=writable_folder, default=str(default),
-                        metavar="DIR", help=f"the folder {what} go in (made if missing; default records/)")
+    parser.add_argument("--records", "--out", dest="records", type=folder_name, default=default,
+                        metavar="DIR", help=f"the folder {what} go in (made if missing, when the work starts; "
+                                            f"default records/)")
 
 
 def add_variant_flags(parser: argparse.ArgumentParser) -> None:
@@ -139,6 +145,29 @@ def variants_from(args: argparse.Namespace) -> Variants:
         remainder_void=args.remainder_void,
         pie_rule=args.pie_rule,
     )
+
+
+def given_options(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """The options ``argv`` gives (each by its first name, ``--records`` for ``--out``), in the parser's order.
+
+    Parsed again with every default suppressed, so an option given its default value
+    counts as given, and an abbreviation (``--no-cap``) as the option it stands for."""
+    saved = [(action, action.default) for action in parser._actions]
+    try:
+        for action, _ in saved:
+            action.default = argparse.SUPPRESS
+        present = vars(parser.parse_args(argv))
+    finally:
+        for action, default in saved:
+            action.default = default
+    return [action.option_strings[0] for action, _ in saved if action.option_strings and action.dest in present]
+
+
+def refuse_with(parser: argparse.ArgumentParser, given: list[str], stray: tuple[str, ...], reason: str) -> None:
+    """Exit 2 with one line when any of the options ``stray`` was given: ``reason`` says why they do not apply."""
+    found = [option for option in given if option in stray]
+    if found:
+        parser.error(f"{reason}: {', '.join(found)} {'does' if len(found) == 1 else 'do'} not apply")
 
 
 # ------------------------------------------------------------------------ running a command
