@@ -24,7 +24,7 @@ from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
 from ..machine.simh import BreakpointReached, Closing
-from ..reference.prove import ProofError, ProofResult, exact_value, prove
+from ..reference.prove import ProofError, ProofResult, ProofTooDeep, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
 
@@ -179,9 +179,9 @@ class ProofMachine(Closing):
         """``ref prove``'s answer; a proof too deep for the frames is an error on both sides (ProofError)."""
         try:
             return prove(position, bound, self.variants)
-        except ProofError as exc:
-            if answer == "error":
-                raise ProofError(f"{exc}: the PDP-1 answered error too") from None
+        except ProofTooDeep as exc:
+            if answer == "error":  # both reached the frames' limit: the limit, not a disagreement
+                raise ProofTooDeep(f"{exc}: the PDP-1 answered error too") from None
             raise ProofError(f"{exc}, but the PDP-1 answered {answer!r}") from None
 
 

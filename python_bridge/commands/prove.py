@@ -8,7 +8,9 @@ answer and the node count against ``ref prove``, and prints the verdict, the
 nodes, the instructions, the memory cycles and the time the 1960 machine
 would have taken.  ``--value`` finds the exact margin by a sequence of bound
 tests, each on the PDP-1 and checked, and compares it with ``ref solve``.
-Exit status 0 when everything agrees, 1 on a disagreement, 2 on bad input.
+Exit status 0 when everything agrees, 1 on a disagreement, 2 on bad input, 3
+when the proof needs more than the 100 plies the PDP-1's frames hold (the PDP-1
+answers ``error`` and so does the reference: a limit, not a disagreement).
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ import sys
 import time
 
 from ..checking.proof import clock_text, Progress, ProofRun, prove_start, value_of_start
-from ..reference.prove import MAX_BOUND, ProofError
+from ..reference.prove import MAX_BOUND, ProofError, ProofTooDeep
 from ..machine.simh import SimhError
-from .validators import (PITS, SEEDS, UsageError, add_variant_flags, bounded_float, bounded_int, new_parser,
-                         run_guarded, variants_from)
+from .validators import (EXIT_FAILURE, PITS, SEEDS, UsageError, add_variant_flags, bounded_float, bounded_int,
+                         fail, new_parser, run_guarded, variants_from)
 
 BOUND = bounded_int(-MAX_BOUND, MAX_BOUND)
 PACE = bounded_float(0.0, 1000.0)
@@ -100,11 +102,11 @@ def main(argv: list[str]) -> int:
         try:
             return work()
         except SimhError as failure:
-            print(f"error: the emulator failed: {str(failure).splitlines()[0]}", file=sys.stderr)
-            return 1
-        except ProofError as too_deep:
-            print(f"error: {too_deep}", file=sys.stderr)
-            return 1
+            return fail(f"the emulator failed: {str(failure).splitlines()[0]}", EXIT_FAILURE)
+        except ProofTooDeep:
+            raise  # both the PDP-1 and the reference reached the frames' limit: run_guarded says so, exit 3
+        except ProofError as disagreement:
+            return fail(str(disagreement), EXIT_FAILURE)
 
     def work() -> int:
         if variants.pie_rule:
@@ -151,4 +153,4 @@ def main(argv: list[str]) -> int:
         print(f"host time {sum(t.host_seconds for t in tests):.1f} s")
         return 0 if result.agrees else 1
 
-    return run_guarded(body, (UsageError,))
+    return run_guarded(body, (UsageError,), limit_errors=(ProofTooDeep,))

@@ -7,8 +7,10 @@
     ref solve --pits m --seeds n [variants]   -> the game value and the time it took
     ref batch [variants]                      -> one answer line per stdin command
 
-Bad input prints one line to stderr and exits 2; in batch mode a bad command
-answers a line starting ``error`` and the batch goes on.
+Bad input prints one line to stderr and exits 2; a legal question that passes a
+limit of the reference (``ref prove`` needing more than the PDP-1's 100 plies)
+prints one line and exits 3 (``tools.cli_args.EXIT_LIMIT``).  In batch mode a bad
+command answers a line starting ``error`` and the batch goes on.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import time
 from .validators import (PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
                          variants_from)
 from ..reference.rules import RulesError, Variants, play
-from ..reference.prove import ProofError, prove
+from ..reference.prove import ProofError, ProofTooDeep, prove
 from ..reference.search import SearchError, best_move, level_move
 from ..reference.notation import NotationError, format_position, parse_position
 
@@ -157,4 +159,4 @@ def main(argv: list[str]) -> int:
                     print(answer_batch_line(line.rstrip("\n"), variants), flush=True)
         return 0
 
-    return run_guarded(run, INPUT_ERRORS)
+    return run_guarded(run, INPUT_ERRORS, limit_errors=(ProofTooDeep,))

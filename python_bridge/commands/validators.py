@@ -18,15 +18,17 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from tools.cli_args import (EXIT_FAILURE, EXIT_LIMIT, EXIT_OK, EXIT_STATUSES, EXIT_USAGE, OneLineParser, bounded_float, bounded_int,
+                            short_line, shown)
 from tools.user_files import UserFileError, name_problem, user_file
-from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_float, bounded_int, short_line, shown
 
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH
 
-__all__ = ["EXIT_USAGE", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int",
+__all__ = ["EXIT_OK", "EXIT_FAILURE", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED", "EXIT_STATUSES", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int",
            "bounded_float", "shown"]
 
+EXIT_INTERRUPTED = 130                 # Ctrl-C: the shell's status for SIGINT (128 + 2)
 JOBS_PER_CORE = 4                      # emulators a core may be given (they mostly wait on each other)
 CORES = os.cpu_count() or 1
 MAX_JOBS = CORES * JOBS_PER_CORE
@@ -172,16 +174,18 @@ def refuse_with(parser: argparse.ArgumentParser, given: list[str], stray: tuple[
 
 # ------------------------------------------------------------------------ running a command
 
-def fail(message: str) -> int:
-    """Print ``message`` as a one-line error on stderr and return the usage exit status."""
+def fail(message: str, status: int = EXIT_USAGE) -> int:
+    """Print ``message`` as a one-line error on stderr and return ``status`` (the usage status unless told)."""
     print(f"error: {short_line(str(message))}", file=sys.stderr)
-    return EXIT_USAGE
+    return status
 
 
 def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException], ...], *,
-                needs_tape: bool = False) -> int:
+                limit_errors: tuple[type[BaseException], ...] = (), needs_tape: bool = False) -> int:
     """Run a command body, turning bad-input exceptions into a one-line error and exit 2.
 
+    ``limit_errors``: a legal input that reached a limit of the machine or the reference (a proof
+    deeper than the PDP-1's frames): one line and ``EXIT_LIMIT`` (3), not the usage status.
     ``needs_tape``: first make sure ``build/kalah.rim`` is sound (punched again from the
     sources when it is damaged); a tape that cannot be had is one line and exit 1."""
     try:
@@ -191,14 +195,15 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
             try:
                 ensure_tape()
             except TapeDamaged as exc:
-                print(f"error: {short_line(str(exc))}", file=sys.stderr)
-                return 1
+                return fail(str(exc), EXIT_FAILURE)
         return body()
+    except limit_errors as exc:
+        return fail(f"{exc} (a limit, not a mistake in the input)", EXIT_LIMIT)
     except input_errors as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 def warn_if_long(count: int, per_second: float, what: str) -> None:
