@@ -1,0 +1,55 @@
+"""Exit statuses: 0 done, 1 failure, 2 usage error, 3 a limit reached on a legal input (``tools.cli_args``).
+
+``ref prove`` on the standard 6-pit, 4-seed start is a legal question whose proof needs
+more than the 100 plies the PDP-1's frames hold: that is a limit of the machine (and of
+the reference, which keeps it), status 3, not the bad-input status 2.  The PDP-1's own
+``prove`` answers ``error`` there, and so does the reference: 3 too.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools.cli_args import EXIT_FAILURE, EXIT_LIMIT, EXIT_OK, EXIT_STATUSES, EXIT_USAGE
+
+ROOT = Path(__file__).resolve().parents[2]
+START_6_4 = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
+LIMIT_LINE = "the proof needs more than 100 plies"
+
+
+def bridge(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def test_the_statuses_are_four_named_constants_and_help_lists_them() -> None:
+    assert (EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_LIMIT) == (0, 1, 2, 3) and set(EXIT_STATUSES) == {0, 1, 2, 3}
+    shown = bridge("--help").stdout
+    assert all(f"{code} {meaning}" in shown for code, meaning in EXIT_STATUSES.items())
+
+
+def test_a_bad_question_is_still_a_usage_error() -> None:
+    done = bridge("ref", "prove", START_6_4, "100")
+    assert done.returncode == EXIT_USAGE and "the bound must be -99 to 99" in done.stderr
+
+
+@pytest.mark.slow
+def test_a_proof_deeper_than_the_frames_is_a_limit_not_a_usage_error() -> None:
+    """About a minute of the reference's search (several on a busy machine) before the limit is reached."""
+    done = bridge("ref", "prove", START_6_4, "0", timeout=1800)
+    assert done.returncode == EXIT_LIMIT and done.stdout == ""
+    assert done.stderr == f"error: {LIMIT_LINE} (a limit, not a mistake in the input)\n"
+
+
+@pytest.mark.slow
+@pytest.mark.simh
+def test_the_pdp1s_proof_past_its_frames_is_a_limit_too(kalah_tape: Path) -> None:
+    """The PDP-1 searches until its frames run out and answers error; the reference, checking it, agrees."""
+    done = bridge("prove", "--pits", "6", "--seeds", "4", "--no-cycles", timeout=3600)
+    assert done.returncode == EXIT_LIMIT, done.stderr[-500:]
+    assert done.stderr.splitlines()[-1] == \
+        f"error: {LIMIT_LINE}: the PDP-1 answered error too (a limit, not a mistake in the input)"
