@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
-from ..checking.proof import clock_text, Progress, ProofRun, prove_start, value_of_start
+from ..checking.proof import clock_text, Progress, ProofRun, proof_seconds, prove_start, value_of_start
+from ..reference.estimates import estimate_proof
 from ..reference.prove import MAX_BOUND, ProofError, ProofTooDeep
 from ..machine.simh import SimhError
+from .progress import CountTicker, announce
 from .validators import (EXIT_FAILURE, PITS, SEEDS, UsageError, add_variant_flags, bounded_float, bounded_int,
                          fail, new_parser, run_guarded, variants_from)
 
@@ -29,26 +30,14 @@ BOUND = bounded_int(-MAX_BOUND, MAX_BOUND)
 PACE = bounded_float(0.0, 1000.0)
 
 
-class _Ticker:
-    """Progress on stderr: one line rewritten on a terminal, a line every 10 s otherwise."""
+class _Ticker(CountTicker):
+    """The proof's progress: positions so far of the estimate, and the 1960 time so far."""
 
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.last = 0.0
+    def __init__(self, estimate: int) -> None:
+        super().__init__("nodes", estimate)
 
-    def __call__(self, p: Progress) -> None:
-        text = f"  ... nodes so far {p.nodes:,}  elapsed {p.elapsed:.1f} s  (1960 time so far {clock_text(p.seconds_1960)})"
-        if self.tty:
-            sys.stderr.write("\r" + text + "\x1b[K")
-            sys.stderr.flush()
-        elif time.monotonic() - self.last >= 10:
-            self.last = time.monotonic()
-            print(text, file=sys.stderr, flush=True)
-
-    def done(self) -> None:
-        if self.tty:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+    def __call__(self, p: Progress) -> None:  # type: ignore[override]
+        super().__call__(p.nodes, f"  (1960 time so far {clock_text(p.seconds_1960)})")
 
 
 def _who(pits: int, seeds: int, bound: int, above: bool) -> str:
@@ -116,8 +105,14 @@ def main(argv: list[str]) -> int:
         if args.value and args.bound:
             raise UsageError("--value makes its own bounds: leave out --bound")
         print(f"Kalah({args.pits},{args.seeds}), {variants.describe()}: the PDP-1 (4,096 words) proves it, "
-              "null-window alpha-beta to the end of the game")
-        ticker = _Ticker()
+              "null-window alpha-beta to the end of the game", flush=True)
+        positions = estimate_proof(args.pits, args.seeds, args.value)
+        announce(f"{'the bound tests of its value' if args.value else 'the proof'} (about {positions:,} positions"
+                 f"{', every memory cycle counted' if not args.no_cycles else ''}"
+                 f"{f', paced at {args.pace:g} times 1960 speed' if args.pace else ''})",
+                 proof_seconds(positions, not args.no_cycles, args.pace),
+                 "a model fitted to the measured proofs of Kalah(6,1), (6,2) and (6,3)")
+        ticker = _Ticker(positions)
         if not args.value:
             run = prove_start(args.pits, args.seeds, variants, args.bound, progress=ticker, pace=args.pace,
                               count_cycles=not args.no_cycles)
