@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..machine.cycles import COUNTED_PER_SECOND, CycleCounter, seconds
+from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, program_symbols
 from ..machine.simh import BreakpointReached, Closing, SimhError

@@ -16,7 +16,6 @@ answers ``error`` and so does the reference: a limit, not a disagreement).
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..checking.proof import clock_text, Progress, ProofRun, proof_seconds, prove_start, value_of_start
 from ..reference.estimates import estimate_proof

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..checking.thinking import COUNTED_PER_SECOND, INSTRUCTIONS_PER_POSITION, ThinkMismatch, measure_once
+from ..checking.thinking import INSTRUCTIONS_PER_POSITION, ThinkMismatch, measure_once
+from ..machine.cycles import COUNTED_PER_SECOND
 from ..reference.estimates import estimate_search
 from ..reference.notation import NotationError, parse_position
 from ..reference.rules import RulesError, Variants

@@ -26,7 +26,7 @@ import statistics
 
 from .rules import ENDED, Position, STANDARD, other, play
 from .samples import is_midgame
-from .search import INFINITY, MAX_DEPTH, MIN_DEPTH, NODE_BUDGET, level_move, move_passes, root_order
+from .search import INFINITY, MAX_DEPTH, MIN_DEPTH, level_move, move_passes, root_order
 
 KEPT = frozenset({"first", "decided"})
 CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table")
