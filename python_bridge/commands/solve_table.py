@@ -8,10 +8,10 @@ same m and rule set are skipped.  Prints a Markdown table.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS
 from ..reference.solve_table import RULE_SETS, TABLE_HEAD, solve_one, table_row
+from .progress import announce
 from .validators import EXIT_OK, bounded_float, bounded_int, new_parser
 
 
@@ -32,9 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     configurations = len(args.rules) * args.max_pits * args.max_seeds
-    print(f"note: {configurations} configurations, at most {args.limit:g} s each: up to about "
-          f"{configurations * args.limit / 3600:.1f} hours (each seed count past a time-out is skipped)",
-          file=sys.stderr, flush=True)
+    announce(f"the table ({configurations} configurations)", configurations * args.limit,
+             f"at most, {args.limit:g} s each; the larger seed counts after a time-out are skipped")
     print("\n".join(TABLE_HEAD))
     for name in args.rules:
         for m in range(1, args.max_pits + 1):
