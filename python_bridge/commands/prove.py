@@ -22,8 +22,8 @@ from ..reference.estimates import estimate_proof
 from ..reference.prove import MAX_BOUND, ProofError, ProofTooDeep
 from ..machine.simh import SimhError
 from .progress import CountTicker, announce
-from .validators import (EXIT_FAILURE, PITS, SEEDS, UsageError, add_variant_flags, bounded_float, bounded_int,
-                         fail, new_parser, run_guarded, variants_from)
+from .validators import (EXIT_FAILURE, EXIT_OK, PITS, SEEDS, UsageError, add_variant_flags, bounded_float,
+                         bounded_int, fail, new_parser, run_guarded, variants_from)
 
 BOUND = bounded_int(-MAX_BOUND, MAX_BOUND)
 PACE = bounded_float(0.0, 1000.0)
@@ -117,7 +117,7 @@ def main(argv: list[str]) -> int:
                               count_cycles=not args.no_cycles)
             ticker.done()
             _report(run, args.pits, args.seeds)
-            return 0 if run.agrees else 1
+            return EXIT_OK if run.agrees else EXIT_FAILURE
 
         def tested(run: ProofRun) -> None:
             ticker.done()
@@ -145,6 +145,6 @@ def main(argv: list[str]) -> int:
             print(f"memory cycles {sum(t.cycles or 0 for t in tests):,}")
             print(f"1960 time {clock_text(sum(t.seconds_1960 or 0.0 for t in tests))} (cycles x 5 us)")
         print(f"host time {sum(t.host_seconds for t in tests):.1f} s")
-        return 0 if result.agrees else 1
+        return EXIT_OK if result.agrees else EXIT_FAILURE
 
     return run_guarded(body, (UsageError,), limit_errors=(ProofTooDeep,))

@@ -19,7 +19,7 @@ import argparse
 import sys
 import time
 
-from .validators import (PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
+from .validators import (EXIT_OK, PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
                          variants_from)
 from ..reference.rules import RulesError, Variants, play
 from ..reference.prove import ProofError, ProofTooDeep, prove
@@ -172,6 +172,6 @@ def main(argv: list[str]) -> int:
             for line in _stdin_lines():
                 if line.strip():
                     print(answer_batch_line(line.rstrip("\n"), variants), flush=True)
-        return 0
+        return EXIT_OK
 
     return run_guarded(run, INPUT_ERRORS, limit_errors=(ProofTooDeep,))
