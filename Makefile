@@ -83,11 +83,11 @@ bench: build
 
 ## bench-ref: positions per second of the reference search, depths 4 to 8
 bench-ref: setup
-	$(PY) -m python_bridge.reference.benchmark
+	$(PY) -m python_bridge bench-ref $(ARGS)
 
 ## bench-contract: depth each search-contract change buys at the default level's budget (POSITIONS=300 BUDGET=4800)
 bench-contract: setup
-	$(PY) -m python_bridge.reference.contract_study $(if $(POSITIONS),--positions $(POSITIONS)) $(if $(BUDGET),--budget $(BUDGET))
+	$(PY) -m python_bridge bench-contract $(if $(POSITIONS),--positions $(POSITIONS)) $(if $(BUDGET),--budget $(BUDGET))
 
 ## bench-strength: the default level against OpenSpiel's alpha-beta (depths 4, 6, 8) and MCTS (1k, 10k), GAMES games each (ARGS="--opponents ab8 --jobs 2 --seed 3")
 bench-strength: GAMES ?= 20
@@ -126,8 +126,7 @@ kiosk: build
 install-kiosk:
 	@deploy/install.sh
 
-## soak: attract games on an unattended kiosk until GAMES are played or DURATION (90s, 30m, 2h) has passed,
-## pdp1 killed every KILL_EVERY games, the server killed and restarted every RESTART_EVERY (0: never); growth fails
+## soak: attract games on an unattended kiosk until GAMES are played or DURATION (90s, 30m, 2h) has passed, pdp1 killed every KILL_EVERY games, the server every RESTART_EVERY (0: never); growth fails
 soak: GAMES ?=
 soak: DURATION ?=
 soak: KILL_EVERY ?= 5

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import sys
+import tomllib
+from pathlib import Path
 from types import ModuleType
+
+from .commands.validators import EXIT_FAILURE, EXIT_OK, EXIT_STATUSES, EXIT_USAGE
+
+DISTRIBUTION = "pdp1-kalah"
 
 # command name -> module of python_bridge.commands holding its ``main(argv) -> int``
 # (and ``build_parser()``, whose description is the command's line in --help)
@@ -20,9 +27,25 @@ COMMANDS = {
     "think": "think",
     "prove": "prove",
     "strength": "strength",
+    "replay": "replay",
+    "bench-ref": "bench_ref",
+    "bench-contract": "bench_contract",
+    "solve-table": "solve_table",
 }
 
-USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"
+USAGE = "usage: python -m python_bridge [--version] {" + ",".join(COMMANDS) + "} ...\n"
+
+
+def version() -> str:
+    """The project's version: the installed package's metadata, else pyproject.toml beside the package."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        project = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            return tomllib.loads(project.read_text(encoding="utf-8"))["project"]["version"]
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown (not installed)"
 
 
 def command_module(name: str) -> ModuleType:
@@ -61,6 +84,8 @@ def summary(module: ModuleType) -> str:
 def help_text() -> str:
     width = max(map(len, COMMANDS))
     lines = [USAGE, "Kalah on the emulated PDP-1, checked move by move against a reference engine.", "",
+             "--version prints the version.  Exit statuses: "
+             + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_STATUSES.items()) + ".", "",
              "commands (python -m python_bridge COMMAND --help for its options):"]
     for name in COMMANDS:
         absent = missing_package(name)
@@ -73,20 +98,23 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         sys.stderr.write(f"python -m python_bridge: error: a command is needed: {', '.join(COMMANDS)} (see --help)\n")
-        return 2
+        return EXIT_USAGE
     if argv[0] in ("-h", "--help"):
         sys.stdout.write(help_text())
-        return 0
+        return EXIT_OK
+    if argv[0] in ("-V", "--version"):
+        print(f"{DISTRIBUTION} {version()}")
+        return EXIT_OK
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:
         sys.stderr.write(f"python -m python_bridge: error: unknown command {name[:40]!r}; "
                          f"the commands are {', '.join(COMMANDS)} (see --help)\n")
-        return 2
+        return EXIT_USAGE
     absent = missing_package(name)
     if absent:
         sys.stderr.write(f"python -m python_bridge {name}: error: needs the Python package {absent}, which this "
                          f"set-up left out: make {name} (or scripts/bootstrap.sh kiosk) installs it\n")
-        return 1
+        return EXIT_FAILURE
     return command_module(name).main(rest)
 
 

@@ -23,6 +23,13 @@ def test_make_alone_is_make_help_and_lists_every_target() -> None:
     assert sorted(listed) == sorted(phony) and {"setup", "clean", "help"} <= set(listed)
 
 
+def test_every_line_of_make_help_is_one_whole_target() -> None:
+    """A target's ``##`` comment is one line: a second one printed as a broken "make ..." line of its own."""
+    lines = make("help").stdout.splitlines()
+    broken = [line for line in lines if not re.match(r"^  make [\w-]+: \S", line)]
+    assert lines and not broken, broken
+
+
 def test_setup_modes_install_only_what_the_target_needs() -> None:
     """make play sets up for playing only; make test (and fuzz-asm) for testing; the kiosk's for the kiosk;
     make bench-strength for OpenSpiel, which no other mode installs."""

@@ -13,9 +13,16 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from typing import NoReturn
 
-EXIT_USAGE = 2
+# The exit statuses of every command of the project (the docs' table is made from these).
+EXIT_OK = 0          # done: the work ran and everything agreed
+EXIT_FAILURE = 1     # a failure: a disagreement, a lost emulator, a file that could not be written
+EXIT_USAGE = 2       # a usage error: a bad option or input, one line on stderr
+EXIT_LIMIT = 3       # a legal input that passes a limit of the machine or the reference (a proof too deep)
+EXIT_STATUSES = {EXIT_OK: "done", EXIT_FAILURE: "failure", EXIT_USAGE: "usage error (bad option or input)",
+                 EXIT_LIMIT: "a limit of the machine or the reference reached on a legal input"}
 MAX_DIGITS = 24      # more digits than any range here allows: refused before int() sees them
 
 
@@ -129,4 +136,32 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {short_line(message)} (see --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        """As argparse's, but ``--duration -5m`` gives ``-5m`` to ``--duration`` (whose check then answers
+        it) instead of "expected one argument": argparse takes any word starting with ``-`` that is not a
+        plain negative number for an option."""
+        words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(self._values_joined(words), namespace)
+
+    def _values_joined(self, words: list[str]) -> list[str]:
+        """``--opt -value`` as ``--opt=-value`` where ``--opt`` takes one value and ``-value`` is no option."""
+        joined: list[str] = []
+        n = 0
+        while n < len(words):
+            word = words[n]
+            action = self._option_string_actions.get(word)
+            following = words[n + 1] if n + 1 < len(words) else None
+            if (word == "--" or action is None or action.nargs is not None or following is None
+                    or not following.startswith("-") or following == "--"
+                    or following.split("=", 1)[0] in self._option_string_actions):
+                joined.append(word)
+                n += 1
+                if word == "--":
+                    joined += words[n:]
+                    break
+                continue
+            joined.append(f"{word}={following}")
+            n += 2
+        return joined
 

@@ -21,11 +21,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tools.cli_args import OneLineParser
+from tools.cli_args import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, OneLineParser
 from tools.disasm import disassemble
 from tools.papertape import Block, LoaderError, Tape, parse_tape
+from tools.user_files import UserFileError, read_user_file
 
-EXIT_OK, EXIT_DAMAGED, EXIT_USAGE = 0, 1, 2
+EXIT_DAMAGED = EXIT_FAILURE
 
 FORMAT_NAMES = {
     "rim": "RIM tape (macro1 -r): dio/word pairs read in by the hardware",
@@ -142,9 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        data = args.tape.read_bytes()
-    except (OSError, ValueError) as error:  # ValueError: a name with a NUL byte
-        print(f"tape: cannot read {args.tape}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+        data = read_user_file(args.tape, what="tape")
+    except UserFileError as error:  # a FIFO, a device, a folder, a NUL in the name: one line
+        print(f"tape: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
         return COMMANDS[args.command](parse_tape(data), str(args.tape), args)

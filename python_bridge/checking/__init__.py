@@ -11,6 +11,7 @@ measurements), ``strength`` (the default level, played by the reference, against
 bots: ``make bench-strength``) and ``openspiel_layout`` (OpenSpiel's mancala board and actions
 mapped to our pits); shared by the commands a visitor plays through: ``keyboard`` (the visitor's keys
 at the host terminal: refused keys, type-ahead), ``record_files`` (names no two sessions share),
+``game_records`` (a saved record read back and replayed against the reference: ``replay``),
 ``wording`` (counted nouns).
 
 May import: ``machine``, ``reference``, ``tools`` and the standard library (``strength`` also the

@@ -20,17 +20,21 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..machine.cycles import CycleCounter, seconds
+from ..machine.cycles import COUNTED_PER_SECOND, CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
 from ..machine.simh import BreakpointReached, Closing
-from ..reference.prove import ProofError, ProofResult, exact_value, prove
+from ..reference.prove import ProofError, ProofResult, ProofTooDeep, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
 
 SLICE = 65_536  # instructions between looks at the machine (SIMH's largest history)
 FREE_SLICE = 20_000_000  # the same without counting cycles: about a third of a second here
 CYCLES_PER_1960_SECOND = 200_000  # 5 us a memory cycle
+# The proofs' figures on this 2-core machine, for the estimate a long proof is announced with:
+INSTRUCTIONS_PER_POSITION = 270  # 257-279 in the Kalah(6,1) and (6,2) proofs
+CYCLES_PER_POSITION = 455  # 435-475 in the same proofs
+FREE_PER_SECOND = 33_000_000  # instructions a second uncounted (--no-cycles): Kalah(6,3), 16.6 billion in 8 min 18 s
 _ANSWER = re.compile(r"(above (yes|no) nodes (\d+)|error)\r\n")
 
 
@@ -70,6 +74,15 @@ class ProofRun:
         return None if self.cycles is None else seconds(self.cycles)
 
 
+def proof_seconds(positions: int, count_cycles: bool, pace: float) -> float:
+    """About how long a proof of ``positions`` positions takes here: counted or not, and paced (``pace``
+    1: no faster than 1960; 0: unpaced)."""
+    instructions = positions * INSTRUCTIONS_PER_POSITION
+    host = instructions / (COUNTED_PER_SECOND if count_cycles else FREE_PER_SECOND)
+    paced = positions * CYCLES_PER_POSITION / CYCLES_PER_1960_SECOND / pace if pace else 0.0
+    return max(host, paced)
+
+
 def clock_text(seconds: float) -> str:
     """A time as the proof's reports say it: ``12.4 s``, or ``18 min 11.0 s`` past a minute."""
     minutes, secs = divmod(seconds, 60)
@@ -81,6 +94,11 @@ def _nodes(nhi: int, nlo: int, unit: int) -> int:
     word running up from -unit."""
     value = -(nlo ^ 0o777777) if nlo & 0o400000 else nlo
     return nhi * unit + value + unit
+
+
+def positions_so_far(sim, symbols: dict[str, int]) -> int:
+    """The positions the program has counted so far in a proof or a ``b`` search (stopped machine)."""
+    return _nodes(sim.examine(symbols["nhi"]), sim.examine(symbols["nlo"]), symbols["hundk"])
 
 
 class ProofMachine(Closing):
@@ -107,8 +125,7 @@ class ProofMachine(Closing):
         return self.sim
 
     def _nodes_now(self) -> int:
-        s = self.symbols
-        return _nodes(self.sim.examine(s["nhi"]), self.sim.examine(s["nlo"]), s["hundk"])
+        return positions_so_far(self.sim, self.symbols)
 
     def _progress_now(self, began: float) -> Progress:
         return Progress(self._nodes_now(), time.perf_counter() - began, seconds(self.counter.cycles))
@@ -183,9 +200,9 @@ class ProofMachine(Closing):
         """``ref prove``'s answer; a proof too deep for the frames is an error on both sides (ProofError)."""
         try:
             return prove(position, bound, self.variants)
-        except ProofError as exc:
-            if answer == "error":
-                raise ProofError(f"{exc}: the PDP-1 answered error too") from None
+        except ProofTooDeep as exc:
+            if answer == "error":  # both reached the frames' limit: the limit, not a disagreement
+                raise ProofTooDeep(f"{exc}: the PDP-1 answered error too") from None
             raise ProofError(f"{exc}, but the PDP-1 answered {answer!r}") from None
 
 

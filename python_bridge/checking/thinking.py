@@ -24,15 +24,19 @@ samples); ``measure_once`` is the ``think`` command.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, program_symbols
 from ..machine.simh import BreakpointReached, Closing, SimhError
 from ..reference.rules import ENDED, SOUTH, Position, Variants, STANDARD
-from ..reference.search import SearchError, best_move, level_move
+from ..reference.search import SearchError, best_move, check_search, level_move
+from .proof import positions_so_far
 
 MAX_SEARCH = 100_000_000  # instructions: far beyond any search the program can make (depth 20 included)
+# A model for the estimate a long ``b`` search is announced with (measured on this 2-core machine):
+INSTRUCTIONS_PER_POSITION = 150  # the search from the 6x4 start: 145 at depth 6, 157 at depth 11
 
 
 @dataclass(frozen=True)
@@ -78,8 +82,10 @@ class Thinker(Closing):
     ``depth`` None: the default level as play mode thinks; 1-20: the ``b`` command.
     """
 
-    def __init__(self, pits: int, variants: Variants = STANDARD, depth: int | None = None) -> None:
+    def __init__(self, pits: int, variants: Variants = STANDARD, depth: int | None = None,
+                 progress: Callable[[str, int], None] | None = None) -> None:
         self.pits = pits
+        self.progress = progress  # told ("reference" or "pdp-1", positions so far) during a long b search
         self.variants = Variants(variants.empty_capture, variants.deferred_end, variants.remainder_void)
         self.depth = depth
         self.symbols = program_symbols()
@@ -152,12 +158,15 @@ class Thinker(Closing):
 
     def _measure_depth(self, position: Position, depth: int) -> Measured:
         s, sim = self.symbols, self.sim
-        reference = best_move(position, depth, self.variants)
+        told = self.progress
+        reference = best_move(position, depth, self.variants,
+                              progress=(lambda n: told("reference", n)) if told else None)
         self.console.set_position(position)
         sim.type(f"b {depth}\r")
         self._wait_for(s["best"])
         self.counter.reset()
-        self.counter.run_to(s["bestx"], MAX_SEARCH)
+        self.counter.run_to(s["bestx"], MAX_SEARCH,
+                            between=(lambda: told("pdp-1", positions_so_far(sim, s))) if told else None)
         sim.cont()
         answer = self.console.machine.sim.expect(r"best (\d+) value (-?\d+) nodes (\d+)\r\n", timeout=60)
         pit, value, nodes = (int(g) for g in answer.groups())
@@ -173,11 +182,12 @@ class Thinker(Closing):
                                 f"the reference pit {ref_pit} value {ref_value}")
 
 
-def measure_once(position: Position, variants: Variants = STANDARD, depth: int | None = None) -> Measured:
+def measure_once(position: Position, variants: Variants = STANDARD, depth: int | None = None,
+                 progress: Callable[[str, int], None] | None = None) -> Measured:
     """Measure one search on a machine of its own (the ``think`` command)."""
     if position.to_move == ENDED:
         raise SearchError("the game is over")
     if depth is not None:
-        best_move(position, depth, variants)  # a depth out of range raises before a machine starts
-    with Thinker(position.pits, variants, depth) as thinker:
+        check_search(position, depth)  # a depth out of range raises before a machine starts
+    with Thinker(position.pits, variants, depth, progress) as thinker:
         return thinker.measure(position)

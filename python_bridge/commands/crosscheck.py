@@ -7,8 +7,9 @@ import argparse
 import sys
 
 from ..checking.games import ALL_VARIANTS, game_specs, run_crosscheck
-from .validators import (DEPTH, LEVEL, PITS, SEEDS, UsageError, add_jobs, add_seed, add_variant_flags, bounded_int, new_parser,
-                         resolve_jobs, run_guarded, variants_from, warn_if_long)
+from .validators import (DEPTH, EXIT_FAILURE, EXIT_OK, LEVEL, PITS, SEEDS, UsageError, add_jobs, add_seed,
+                         add_variant_flags, bounded_int, new_parser, resolve_jobs, run_guarded, variants_from,
+                         warn_if_long)
 
 # 100,000 games is an afternoon, not a lifetime.
 GAMES = bounded_int(1, 100_000)
@@ -45,7 +46,7 @@ def main(argv: list[str]) -> int:
             print(report)
         print(f"games {tally.games}  moves checked {tally.moves}  mismatches {tally.mismatches}  "
               f"errors {tally.errors}  jobs {jobs}  seconds {seconds:.1f}  moves/s {tally.moves / seconds:.0f}")
-        return 1 if tally.mismatches or tally.errors else 0
+        return EXIT_FAILURE if tally.mismatches or tally.errors else EXIT_OK
 
     return run_guarded(body, (UsageError,), needs_tape=True)
 

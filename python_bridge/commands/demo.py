@@ -9,8 +9,8 @@ from typing import TextIO
 from ..demo.captions import DEFAULT_SCRIPT, CaptionScript, ScriptError
 from ..demo.run import DEFAULT_LEVEL, DEFAULT_PITS, DEFAULT_SEEDS, RECORDS, run_show
 from ..machine.front_panel import PanelSettings
-from .validators import (UsageError, add_board_options, add_first, add_records, add_variant_flags, new_parser,
-                         readable_file, run_guarded, variants_from)
+from .validators import (UsageError, add_board_options, add_first, add_records, add_variant_flags, given_options,
+                         new_parser, readable_file, ready_folder, refuse_with, run_guarded, variants_from)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,22 +30,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# What the proof segment does not use: it proves Kalah(6,1) and Kalah(6,2) under the rules given, shows
+# its own story, and saves no file.
+NOT_IN_THE_PROOF = ("--visitor", "--first", "--pits", "--seeds", "--level", "--script", "--no-captions",
+                    "--records", "--pie-rule")
+
+
 def main(argv: list[str], out: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    given = given_options(parser, argv)
     out = out or sys.stdout
+    if args.proof:
+        refuse_with(parser, given, NOT_IN_THE_PROOF,
+                    "--proof is a show of its own (Kalah(6,1) and (6,2), its own story, no files saved)")
+    elif args.first is not None and not args.visitor:
+        parser.error("--first needs --visitor (without it the PDP-1 plays both sides)")
+    elif args.no_captions:
+        refuse_with(parser, given, ("--script",), "--no-captions shows no captions")
 
     def body() -> int:
         if args.proof:
-            if args.visitor or args.first is not None or args.pie_rule:
-                raise UsageError("--proof is a show of its own: no --visitor, --first or --pie-rule")
             from ..demo.proof_show import run_proof_show
 
             return run_proof_show(out, fast=args.fast, variants=variants_from(args))
-        if args.first is not None and not args.visitor:
-            raise UsageError("--first needs --visitor (without it the PDP-1 plays both sides)")
         captions = None if args.no_captions else CaptionScript.load(args.script)
         panel = PanelSettings(pits=args.pits, seeds=args.seeds, depth=args.level, variants=variants_from(args),
                               pdp1_first=args.visitor and args.first == "pdp-1", demo=not args.visitor)
-        return run_show(panel, captions, fast=args.fast, visitor=args.visitor, folder=args.records, out=out)
+        return run_show(panel, captions, fast=args.fast, visitor=args.visitor, folder=ready_folder(args.records),
+                        out=out)
 
     return run_guarded(body, (UsageError, ScriptError), needs_tape=True)

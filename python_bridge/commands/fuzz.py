@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..checking.fuzz import GROUP_SIZE, run_fuzz
-from .validators import (UsageError, add_jobs, add_seed, bounded_int, new_parser, resolve_jobs, run_guarded,
-                         warn_if_long)
+from .validators import (EXIT_FAILURE, EXIT_OK, UsageError, add_jobs, add_seed, bounded_int, new_parser, resolve_jobs,
+                         run_guarded, warn_if_long)
 
 # About 1,500 cases a second: ten million is a couple of hours, the most a run may ask for.
 MAX_CASES = 10_000_000
@@ -44,6 +44,6 @@ def main(argv: list[str]) -> int:
         rate = outcome.cases / seconds if seconds else 0.0
         print(f"cases {outcome.cases}  mismatches {len(outcome.mismatches)}  errors {len(outcome.errors)}  "
               f"jobs {jobs}  seconds {seconds:.1f}  cases/s {rate:.0f}")
-        return 1 if outcome.mismatches or outcome.errors else 0
+        return EXIT_FAILURE if outcome.mismatches or outcome.errors else EXIT_OK
 
     return run_guarded(body, (UsageError,), needs_tape=True)

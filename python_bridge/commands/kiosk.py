@@ -10,7 +10,7 @@ import argparse
 import asyncio
 import sys
 
-from .validators import fail, new_parser, readable_file
+from .validators import EXIT_FAILURE, EXIT_OK, fail, new_parser, readable_file
 from ..kiosk.config import ConfigError, KioskConfig, load_config
 from ..kiosk.health import state_dir_problem
 from ..kiosk.logs import setup_log
@@ -43,13 +43,13 @@ def main(argv: list[str]) -> int:
         asyncio.run(serve(config, log))
     except OSError as exc:
         log.error("cannot serve on %s:%d: %s", config.host, config.port, exc.strerror or exc)
-        return 1
+        return EXIT_FAILURE
     except SimhError as exc:
         log.error("%s", exc)
-        return 1
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         pass
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from ..machine.front_panel import PanelSettings
 from ..play.terminal import RECORDS, play_at_terminal
 from . import demo
 from .validators import (UsageError, add_board_options, add_first, add_records, add_variant_flags, new_parser,
-                         run_guarded, variants_from)
+                         ready_folder, run_guarded, variants_from)
 
 
 def _authentic(args: argparse.Namespace) -> int:
@@ -42,4 +42,4 @@ def main(argv: list[str]) -> int:
         return _authentic(args)
     panel = PanelSettings(pits=args.pits, seeds=args.seeds, depth=args.level, variants=variants_from(args),
                           pdp1_first=args.first == "pdp-1")
-    return run_guarded(lambda: play_at_terminal(panel, args.records), (UsageError,), needs_tape=True)
+    return run_guarded(lambda: play_at_terminal(panel, ready_folder(args.records)), (UsageError,), needs_tape=True)

@@ -8,45 +8,35 @@ answer and the node count against ``ref prove``, and prints the verdict, the
 nodes, the instructions, the memory cycles and the time the 1960 machine
 would have taken.  ``--value`` finds the exact margin by a sequence of bound
 tests, each on the PDP-1 and checked, and compares it with ``ref solve``.
-Exit status 0 when everything agrees, 1 on a disagreement, 2 on bad input.
+Exit status 0 when everything agrees, 1 on a disagreement, 2 on bad input, 3
+when the proof needs more than the 100 plies the PDP-1's frames hold (the PDP-1
+answers ``error`` and so does the reference: a limit, not a disagreement).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 
-from ..checking.proof import clock_text, Progress, ProofRun, prove_start, value_of_start
-from ..reference.prove import MAX_BOUND, ProofError
+from ..checking.proof import clock_text, Progress, ProofRun, proof_seconds, prove_start, value_of_start
+from ..reference.estimates import estimate_proof
+from ..reference.prove import MAX_BOUND, ProofError, ProofTooDeep
 from ..machine.simh import SimhError
-from .validators import (PITS, SEEDS, UsageError, add_variant_flags, bounded_float, bounded_int, new_parser,
-                         run_guarded, variants_from)
+from .progress import CountTicker, announce
+from .validators import (EXIT_FAILURE, EXIT_OK, PITS, SEEDS, UsageError, add_variant_flags, bounded_float,
+                         bounded_int, fail, new_parser, run_guarded, variants_from)
 
 BOUND = bounded_int(-MAX_BOUND, MAX_BOUND)
 PACE = bounded_float(0.0, 1000.0)
 
 
-class _Ticker:
-    """Progress on stderr: one line rewritten on a terminal, a line every 10 s otherwise."""
+class _Ticker(CountTicker):
+    """The proof's progress: positions so far of the estimate, and the 1960 time so far."""
 
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.last = 0.0
+    def __init__(self, estimate: int) -> None:
+        super().__init__("nodes", estimate)
 
-    def __call__(self, p: Progress) -> None:
-        text = f"  ... nodes so far {p.nodes:,}  elapsed {p.elapsed:.1f} s  (1960 time so far {clock_text(p.seconds_1960)})"
-        if self.tty:
-            sys.stderr.write("\r" + text + "\x1b[K")
-            sys.stderr.flush()
-        elif time.monotonic() - self.last >= 10:
-            self.last = time.monotonic()
-            print(text, file=sys.stderr, flush=True)
-
-    def done(self) -> None:
-        if self.tty:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+    def __call__(self, p: Progress) -> None:  # type: ignore[override]
+        super().__call__(p.nodes, f"  (1960 time so far {clock_text(p.seconds_1960)})")
 
 
 def _who(pits: int, seeds: int, bound: int, above: bool) -> str:
@@ -100,11 +90,11 @@ def main(argv: list[str]) -> int:
         try:
             return work()
         except SimhError as failure:
-            print(f"error: the emulator failed: {str(failure).splitlines()[0]}", file=sys.stderr)
-            return 1
-        except ProofError as too_deep:
-            print(f"error: {too_deep}", file=sys.stderr)
-            return 1
+            return fail(f"the emulator failed: {str(failure).splitlines()[0]}", EXIT_FAILURE)
+        except ProofTooDeep:
+            raise  # both the PDP-1 and the reference reached the frames' limit: run_guarded says so, exit 3
+        except ProofError as disagreement:
+            return fail(str(disagreement), EXIT_FAILURE)
 
     def work() -> int:
         if variants.pie_rule:
@@ -114,14 +104,20 @@ def main(argv: list[str]) -> int:
         if args.value and args.bound:
             raise UsageError("--value makes its own bounds: leave out --bound")
         print(f"Kalah({args.pits},{args.seeds}), {variants.describe()}: the PDP-1 (4,096 words) proves it, "
-              "null-window alpha-beta to the end of the game")
-        ticker = _Ticker()
+              "null-window alpha-beta to the end of the game", flush=True)
+        positions = estimate_proof(args.pits, args.seeds, args.value)
+        announce(f"{'the bound tests of its value' if args.value else 'the proof'} (about {positions:,} positions"
+                 f"{', every memory cycle counted' if not args.no_cycles else ''}"
+                 f"{f', paced at {args.pace:g} times 1960 speed' if args.pace else ''})",
+                 proof_seconds(positions, not args.no_cycles, args.pace),
+                 "a model fitted to the measured proofs of Kalah(6,1), (6,2) and (6,3)")
+        ticker = _Ticker(positions)
         if not args.value:
             run = prove_start(args.pits, args.seeds, variants, args.bound, progress=ticker, pace=args.pace,
                               count_cycles=not args.no_cycles)
             ticker.done()
             _report(run, args.pits, args.seeds)
-            return 0 if run.agrees else 1
+            return EXIT_OK if run.agrees else EXIT_FAILURE
 
         def tested(run: ProofRun) -> None:
             ticker.done()
@@ -149,6 +145,6 @@ def main(argv: list[str]) -> int:
             print(f"memory cycles {sum(t.cycles or 0 for t in tests):,}")
             print(f"1960 time {clock_text(sum(t.seconds_1960 or 0.0 for t in tests))} (cycles x 5 us)")
         print(f"host time {sum(t.host_seconds for t in tests):.1f} s")
-        return 0 if result.agrees else 1
+        return EXIT_OK if result.agrees else EXIT_FAILURE
 
-    return run_guarded(body, (UsageError,))
+    return run_guarded(body, (UsageError,), limit_errors=(ProofTooDeep,))

@@ -7,8 +7,10 @@
     ref solve --pits m --seeds n [variants]   -> the game value and the time it took
     ref batch [variants]                      -> one answer line per stdin command
 
-Bad input prints one line to stderr and exits 2; in batch mode a bad command
-answers a line starting ``error`` and the batch goes on.
+Bad input prints one line to stderr and exits 2; a legal question that passes a
+limit of the reference (``ref prove`` needing more than the PDP-1's 100 plies)
+prints one line and exits 3 (``tools.cli_args.EXIT_LIMIT``).  In batch mode a bad
+command answers a line starting ``error`` and the batch goes on.
 """
 
 from __future__ import annotations
@@ -17,18 +19,21 @@ import argparse
 import sys
 import time
 
-from .validators import (PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
+from .validators import (EXIT_OK, PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
                          variants_from)
 from ..reference.rules import RulesError, Variants, play
-from ..reference.prove import ProofError, prove
+from ..reference.prove import ProofError, ProofTooDeep, prove
 from ..reference.search import SearchError, best_move, level_move
+from ..reference.estimates import estimate_search
 from ..reference.notation import NotationError, format_position, parse_position
+from .progress import CountTicker, announce
 
 INPUT_ERRORS = (NotationError, RulesError, SearchError, ProofError, UsageError)
 MAX_DIGITS = 18          # pits and depths are small; a longer number is refused before int() sees it
 # The largest starts solved in minutes here (pits x seeds): Kalah(4,5), (5,4), (6,3) take minutes,
 # Kalah(6,6) grows by 30 MB every 5 s for hours.  Larger ones need --anyway.
 SOLVE_LIMIT = 20
+WATCHED_FROM_DEPTH = 9   # shallower searches take well under a second: no probe, no estimate
 
 
 def _int_arg(text: str, what: str) -> int:
@@ -46,14 +51,26 @@ def answer_move(position_text: str, pit_text: str, variants: Variants) -> str:
     return format_position(play(position, _int_arg(pit_text, "pit"), variants).position)
 
 
-def answer_best(position_text: str, depth_text: str, variants: Variants) -> str:
+def answer_best(position_text: str, depth_text: str, variants: Variants, watched: bool = False) -> str:
     """``best <pit> value <v> nodes <k>``; with the depth ``level``, the PDP-1's default level,
-    the nodes are those of every search and ``depth <d>`` follows (the deepest finished search)."""
+    the nodes are those of every search and ``depth <d>`` follows (the deepest finished search).
+
+    ``watched`` (the ``best`` command, not a batch line): a deep search is first estimated and
+    announced on stderr when long, and shows its progress there."""
     position = parse_position(position_text)
     if depth_text == "level":
         chosen = level_move(position, variants)
         return f"best {chosen.pit} value {chosen.value} nodes {chosen.nodes} depth {chosen.depth}"
-    return best_move(position, _int_arg(depth_text, "depth"), variants).line()
+    depth = _int_arg(depth_text, "depth")
+    if not watched or depth < WATCHED_FROM_DEPTH:
+        return best_move(position, depth, variants).line()
+    estimate = estimate_search(position, depth, variants)
+    announce(f"the depth-{depth} search (about {estimate.nodes:,} positions)", estimate.seconds, estimate.basis())
+    ticker = CountTicker("positions", estimate.nodes)
+    try:
+        return best_move(position, depth, variants, progress=ticker).line()
+    finally:
+        ticker.done()
 
 
 def answer_prove(position_text: str, bound_text: str, variants: Variants) -> str:
@@ -140,7 +157,7 @@ def main(argv: list[str]) -> int:
         if args.command == "move":
             print(answer_move(args.position, args.pit, variants))
         elif args.command == "best":
-            print(answer_best(args.position, args.depth, variants))
+            print(answer_best(args.position, args.depth, variants, watched=True))
         elif args.command == "prove":
             print(answer_prove(args.position, args.bound, variants))
         elif args.command == "solve":
@@ -155,6 +172,6 @@ def main(argv: list[str]) -> int:
             for line in _stdin_lines():
                 if line.strip():
                     print(answer_batch_line(line.rstrip("\n"), variants), flush=True)
-        return 0
+        return EXIT_OK
 
-    return run_guarded(run, INPUT_ERRORS)
+    return run_guarded(run, INPUT_ERRORS, limit_errors=(ProofTooDeep,))

@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..checking.thinking import ThinkMismatch, measure_once
+from ..checking.thinking import INSTRUCTIONS_PER_POSITION, ThinkMismatch, measure_once
+from ..machine.cycles import COUNTED_PER_SECOND
+from ..reference.estimates import estimate_search
 from ..reference.notation import NotationError, parse_position
 from ..reference.rules import RulesError, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH, SearchError
-from .validators import DEPTH, UsageError, new_parser, run_guarded
+from .progress import CountTicker, announce
+from .ref import WATCHED_FROM_DEPTH
+from .validators import DEPTH, EXIT_FAILURE, EXIT_OK, UsageError, new_parser, run_guarded
 
 INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
 
@@ -43,11 +47,25 @@ def main(argv: list[str]) -> int:
     def run() -> int:
         position = parse_position(args.position)
         variants = Variants(args.empty_capture, args.deferred_end, args.remainder_void)
+        tickers = {}
+        if args.depth is not None and args.depth >= WATCHED_FROM_DEPTH:
+            estimate = estimate_search(position, args.depth, variants)
+            pdp1_seconds = estimate.nodes * INSTRUCTIONS_PER_POSITION / COUNTED_PER_SECOND
+            announce(f"the depth-{args.depth} search, about {estimate.nodes:,} positions searched by the reference "
+                     f"and then by the PDP-1 with every cycle counted,", estimate.seconds + pdp1_seconds,
+                     f"{estimate.basis()}; the PDP-1 at about {INSTRUCTIONS_PER_POSITION} instructions a position, "
+                     f"{COUNTED_PER_SECOND:,} counted a second")
+            tickers = {who: CountTicker(f"{who} positions", estimate.nodes) for who in ("reference", "pdp-1")}
         try:
-            print(measure_once(position, variants, args.depth).line())
+            measured = measure_once(position, variants, args.depth,
+                                    (lambda who, n: tickers[who](n)) if tickers else None)
         except ThinkMismatch as exc:
             print(f"mismatch: {exc}")
-            return 1
-        return 0
+            return EXIT_FAILURE
+        finally:
+            for ticker in tickers.values():
+                ticker.done()
+        print(measured.line())
+        return EXIT_OK
 
     return run_guarded(run, INPUT_ERRORS)

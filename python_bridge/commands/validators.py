@@ -18,14 +18,17 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from tools.cli_args import EXIT_USAGE, OneLineParser, bounded_float, bounded_int, short_line, shown
+from tools.cli_args import (EXIT_FAILURE, EXIT_LIMIT, EXIT_OK, EXIT_STATUSES, EXIT_USAGE, OneLineParser, bounded_float, bounded_int,
+                            short_line, shown)
+from tools.user_files import UserFileError, name_problem, user_file
 
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH
 
-__all__ = ["EXIT_USAGE", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int",
+__all__ = ["EXIT_OK", "EXIT_FAILURE", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED", "EXIT_STATUSES", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int",
            "bounded_float", "shown"]
 
+EXIT_INTERRUPTED = 130                 # Ctrl-C: the shell's status for SIGINT (128 + 2)
 JOBS_PER_CORE = 4                      # emulators a core may be given (they mostly wait on each other)
 CORES = os.cpu_count() or 1
 MAX_JOBS = CORES * JOBS_PER_CORE
@@ -88,42 +91,45 @@ def add_first(parser: argparse.ArgumentParser, default: str | None, what: str) -
                         help=f"who moves first: {what} ('you' means visitor)")
 
 
-def writable_folder(text: str) -> Path:
-    """``type=`` for an output folder: it exists or is made, and a file can be written in it.
+def folder_name(text: str) -> Path:
+    """``type=`` for an output folder's name: only the name is checked here, nothing is made.
 
-    Checked while the arguments are read, so a visitor never plays a whole game
-    whose record then cannot be saved.
-    """
-    if not text or "\0" in text:
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a folder name")
-    path = Path(text)
+    Reading the options creates nothing (``--records X --help`` leaves no X, and of
+    ``--records A --records B`` only B is used): ``ready_folder`` makes and tries the
+    folder once, before the work starts."""
+    problem = name_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{problem} (a folder name)")
+    return Path(text)
+
+
+def ready_folder(path: Path) -> Path:
+    """Make ``path`` if it is missing and write a file in it, before any work: a visitor never plays a
+    whole game whose record then cannot be saved.  UsageError (one line, exit 2) when it cannot be."""
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
-        raise argparse.ArgumentTypeError(
-            f"cannot write in the folder {shown(text)}: {exc.strerror or exc}") from None
+        raise UsageError(f"--records: cannot write in the folder {shown(str(path), 160)}: {exc.strerror or exc}") from None
     return path
 
 
 def readable_file(text: str) -> Path:
-    """``type=`` for an input file (a caption script, a configuration): it must open for reading."""
-    if not text or "\0" in text:
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a file name")
-    path = Path(text)
+    """``type=`` for an input file (a caption script, a configuration, a record): a regular file of sane size.
+
+    ``tools.user_files`` refuses a FIFO, a device, a folder, a missing file or a NUL in the name in one line."""
     try:
-        with path.open("rb"):
-            pass
-    except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot read {shown(text)}: {exc.strerror or exc}") from None
-    return path
+        return user_file(text)
+    except UserFileError as bad:
+        raise argparse.ArgumentTypeError(str(bad)) from None
 
 
 def add_records(parser: argparse.ArgumentParser, default: Path, what: str) -> None:
     """``--records DIR`` (``--out`` is the same option under its old name)."""
-    parser.add_argument("--records", "--out", dest="records", type=writable_folder, default=str(default),
-                        metavar="DIR", help=f"the folder {what} go in (made if missing; default records/)")
+    parser.add_argument("--records", "--out", dest="records", type=folder_name, default=default,
+                        metavar="DIR", help=f"the folder {what} go in (made if missing, when the work starts; "
+                                            f"default records/)")
 
 
 def add_variant_flags(parser: argparse.ArgumentParser) -> None:
@@ -143,18 +149,43 @@ def variants_from(args: argparse.Namespace) -> Variants:
     )
 
 
+def given_options(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """The options ``argv`` gives (each by its first name, ``--records`` for ``--out``), in the parser's order.
+
+    Parsed again with every default suppressed, so an option given its default value
+    counts as given, and an abbreviation (``--no-cap``) as the option it stands for."""
+    saved = [(action, action.default) for action in parser._actions]
+    try:
+        for action, _ in saved:
+            action.default = argparse.SUPPRESS
+        present = vars(parser.parse_args(argv))
+    finally:
+        for action, default in saved:
+            action.default = default
+    return [action.option_strings[0] for action, _ in saved if action.option_strings and action.dest in present]
+
+
+def refuse_with(parser: argparse.ArgumentParser, given: list[str], stray: tuple[str, ...], reason: str) -> None:
+    """Exit 2 with one line when any of the options ``stray`` was given: ``reason`` says why they do not apply."""
+    found = [option for option in given if option in stray]
+    if found:
+        parser.error(f"{reason}: {', '.join(found)} {'does' if len(found) == 1 else 'do'} not apply")
+
+
 # ------------------------------------------------------------------------ running a command
 
-def fail(message: str) -> int:
-    """Print ``message`` as a one-line error on stderr and return the usage exit status."""
+def fail(message: str, status: int = EXIT_USAGE) -> int:
+    """Print ``message`` as a one-line error on stderr and return ``status`` (the usage status unless told)."""
     print(f"error: {short_line(str(message))}", file=sys.stderr)
-    return EXIT_USAGE
+    return status
 
 
 def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException], ...], *,
-                needs_tape: bool = False) -> int:
+                limit_errors: tuple[type[BaseException], ...] = (), needs_tape: bool = False) -> int:
     """Run a command body, turning bad-input exceptions into a one-line error and exit 2.
 
+    ``limit_errors``: a legal input that reached a limit of the machine or the reference (a proof
+    deeper than the PDP-1's frames): one line and ``EXIT_LIMIT`` (3), not the usage status.
     ``needs_tape``: first make sure ``build/kalah.rim`` is sound (punched again from the
     sources when it is damaged); a tape that cannot be had is one line and exit 1."""
     try:
@@ -164,23 +195,25 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
             try:
                 ensure_tape()
             except TapeDamaged as exc:
-                print(f"error: {short_line(str(exc))}", file=sys.stderr)
-                return 1
+                return fail(str(exc), EXIT_FAILURE)
         return body()
+    except limit_errors as exc:
+        return fail(f"{exc} (a limit, not a mistake in the input)", EXIT_LIMIT)
     except input_errors as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 def warn_if_long(count: int, per_second: float, what: str) -> None:
     """One line on stderr, before the work starts, when ``count`` items at about ``per_second``
     (the README's figures, two cores) will take more than ten minutes."""
+    from .progress import span_text
+
     seconds = count / per_second
     if seconds > 600:
-        span = f"{seconds / 3600:.1f} hours" if seconds >= 3600 else f"{seconds / 60:.0f} minutes"
-        print(f"note: {count:,} {what} take about {span} here (Ctrl-C stops them)", file=sys.stderr)
+        print(f"note: {count:,} {what} take about {span_text(seconds)} here (Ctrl-C stops them)", file=sys.stderr)
 
 
 def resolve_jobs(jobs: int, work: int | None = None) -> int:

@@ -22,6 +22,8 @@ import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.user_files import UserFileError, read_user_text
+
 DEFAULT_SCRIPT = Path(__file__).with_name("script.txt")
 
 MOMENTS = ("start", "think", "visitor", "move", "capture", "again", "swap", "end")
@@ -73,9 +75,9 @@ class CaptionScript:
     @classmethod
     def load(cls, path: Path) -> "CaptionScript":
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ScriptError(f"cannot read the caption script {path}: {exc}") from exc
+            text = read_user_text(path, what="caption script")
+        except UserFileError as exc:
+            raise ScriptError(str(exc)) from None
         return cls.parse(text, str(path))
 
     def caption(self, moments: list[str], values: dict[str, object]) -> str | None:

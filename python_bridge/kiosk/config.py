@@ -12,6 +12,8 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from tools.user_files import UserFileError, name_problem, read_user_text
+
 from ..machine.front_panel import PanelSettings
 from ..reference.rules import Variants
 
@@ -33,6 +35,10 @@ LANGUAGES = ("en", "pl", "tl", "az")
 
 class ConfigError(ValueError):
     """The configuration file is missing, unreadable, or holds a value the kiosk cannot use."""
+
+
+class _ValueNamed(ConfigError):
+    """A ConfigError whose message already names the offending value."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,12 @@ _INT_RANGES = {
     "log_max_bytes": (10_000, 1_000_000_000), "log_backups": (1, 100), "think_rate": (0, 100_000_000),
     "max_connections": (1, 100), "min_free_mb": (0, 1_000_000),
 }
+# paces whose 0 means "unpaced" and whose other values must keep a move within hours: (lowest, what it means)
+_PACE_FLOORS = {
+    "think_rate": (1000, "memory cycles a second (200 times slower than 1960; less would think for hours)"),
+    "typewriter_cps": (1.0, "character a second (the Flexowriter typed 10)"),
+}
+MAX_CONFIG_BYTES = 1_000_000  # a configuration is a page of text
 _FLOAT_RANGES = {
     "idle_seconds": (1.0, 86400.0), "countdown_seconds": (1.0, 3600.0), "attract_pause": (0.0, 60.0),
     "end_pause": (0.0, 3600.0), "watchdog_seconds": (1.0, 600.0), "typewriter_cps": (0.0, 10000.0),
@@ -143,60 +155,97 @@ SECTIONS = {
 }
 
 
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def toml_text(value: object) -> str:
+    """``value`` as the operator wrote it in TOML (``true``, ``"fast"``, ``[1, 2]``), not in Python's spelling."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = "".join(_TOML_ESCAPES.get(c) or (f"\\u{ord(c):04X}" if ord(c) < 32 or ord(c) == 127 else c)
+                        for c in value[:60])
+        return f'"{shown}{"..." if len(value) > 60 else ""}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_text(v) for v in value[:10]) + (", ...]" if len(value) > 10 else "]")
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_text(v)}" for k, v in list(value.items())[:10]) + "}"
+    return str(value)  # numbers, dates and times: str() is TOML's spelling
+
+
 def _check(key: str, value: object, base: Path) -> object:
+    try:
+        checked = _checked(key, value, base)
+    except _ValueNamed:
+        raise
+    except ConfigError as bad:
+        raise ConfigError(f"{bad}, not {toml_text(value)}") from None
+    floor = _PACE_FLOORS.get(key)
+    if floor and checked and checked < floor[0]:
+        raise ConfigError(f"{key} must be 0 (unpaced) or at least {floor[0]:,g} {floor[1]}, not {toml_text(value)}")
+    return checked
+
+
+def _checked(key: str, value: object, base: Path) -> object:
+    """``value`` for ``key`` as the kiosk uses it; ConfigError says what is allowed (``_check`` adds the value)."""
     if key in _INT_RANGES:
         low, high = _INT_RANGES[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(f"{key} must be a whole number from {low} to {high}, not {value!r}")
+            raise ConfigError(f"{key} must be a whole number from {low} to {high}")
         return value
     if key in _FLOAT_RANGES:
         low, high = _FLOAT_RANGES[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            raise ConfigError(f"{key} must be a number of seconds from {low:g} to {high:g}, not {value!r}")
+            raise ConfigError(f"{key} must be a number of seconds from {low:g} to {high:g}")
         return float(value)
     if key == "variants":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"variants must be a list of names, not {value!r}")
+            raise ConfigError("variants must be a list of names")
         unknown = [v for v in value if v not in VARIANT_NAMES]
         if unknown:
-            raise ConfigError(f"unknown variant {unknown[0]!r}: use {', '.join(VARIANT_NAMES)}")
+            raise _ValueNamed(f"unknown variant {toml_text(unknown[0])}: use {', '.join(VARIANT_NAMES)}")
+        twice = next((v for n, v in enumerate(value) if v in value[:n]), None)
+        if twice is not None:
+            raise _ValueNamed(f"variants names {toml_text(twice)} twice: each variant once")
         return Variants(**{VARIANT_NAMES[v]: True for v in value})
     if key == "first":
         if value not in FIRST_CHOICES:
-            raise ConfigError(f"first must be one of {', '.join(FIRST_CHOICES)}, not {value!r}")
+            raise ConfigError(f"first must be one of {', '.join(FIRST_CHOICES)}")
         return value
     if key == "speed":
         if value not in SPEEDS:
-            raise ConfigError(f"speed must be one of {', '.join(SPEEDS)}, not {value!r}")
+            raise ConfigError(f"speed must be one of {', '.join(SPEEDS)}")
         return value
     if key in ("games", "strengths", "languages"):
         allowed = {"games": tuple(GAME_CHOICES), "strengths": tuple(STRENGTH_CHOICES), "languages": LANGUAGES}[key]
         if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value) \
                 or len(set(value)) != len(value):
-            raise ConfigError(f"{key} must be a list of different names from {', '.join(allowed)}, not {value!r}")
+            raise ConfigError(f"{key} must be a list of different names from {', '.join(allowed)}")
         if key == "languages" and not value:
             raise ConfigError("languages must name at least one language")
         return tuple(value)
     if key == "language":
         if value not in LANGUAGES:
-            raise ConfigError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
+            raise ConfigError(f"language must be one of {', '.join(LANGUAGES)}")
         return value
     if key == "sound":
         if not isinstance(value, bool):
-            raise ConfigError(f"sound must be true or false, not {value!r}")
+            raise ConfigError("sound must be true or false")
         return value
     if key == "control_token":
         if not isinstance(value, str) or not (value == "" or 16 <= len(value) <= 128) or set(value) - TOKEN_CHARS:
-            raise ConfigError(f"control_token must be \"\" or 16 to 128 letters, digits, - or _, not {value!r}")
+            raise ConfigError("control_token must be \"\" or 16 to 128 letters, digits, - or _")
         return value
     if key == "allowed_hosts":
         if (not isinstance(value, list) or not 1 <= len(value) <= 10
                 or not all(isinstance(h, str) and 0 < len(h) <= 253 and not set(h) - HOST_CHARS for h in value)):
-            raise ConfigError(f"allowed_hosts must be a list of 1 to 10 host names (lower case, no port), not {value!r}")
+            raise ConfigError("allowed_hosts must be a list of 1 to 10 host names (lower case, no port)")
         return tuple(value)
     if key == "state_dir":
         if not isinstance(value, str) or not value:
-            raise ConfigError(f"state_dir must be a folder name, not {value!r}")
+            raise ConfigError("state_dir must be a folder name")
+        if name_problem(value):
+            raise ConfigError("state_dir must be a folder name without control characters (no NUL, no newline)")
         path = Path(value)
         return path if path.is_absolute() else base / path
     raise ConfigError(f"unknown setting {key!r}")  # pragma: no cover - keys are checked before
@@ -204,6 +253,9 @@ def _check(key: str, value: object, base: Path) -> object:
 
 def parse_config(text: str, base: Path = Path(".")) -> KioskConfig:
     """A configuration from TOML text; relative folders are taken from ``base`` (the file's folder)."""
+    if text.startswith("\ufeff"):
+        raise ConfigError("the file begins with a UTF-8 byte-order mark (BOM), which TOML does not allow: "
+                          "save it as UTF-8 without a BOM")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -228,14 +280,11 @@ def parse_config(text: str, base: Path = Path(".")) -> KioskConfig:
 
 def load_config(path: Path | str) -> KioskConfig:
     """Read the operator's configuration file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path} is not UTF-8 text") from None
-    return parse_config(text, path.resolve().parent)
+    try:  # a FIFO, /dev/zero, a folder, a NUL in the name: one line
+        text = read_user_text(path, MAX_CONFIG_BYTES, "configuration file")
+    except UserFileError as exc:
+        raise ConfigError(str(exc)) from None
+    return parse_config(text, Path(path).resolve().parent)
 
 
 def describe(config: KioskConfig) -> str:

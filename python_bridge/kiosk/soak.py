@@ -37,6 +37,8 @@ from pathlib import Path
 
 import aiohttp
 
+from ..checking.wording import count
+
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_SLACK_KB = 4096  # allocator noise; a leak grows game after game, far past this
 FD_SLACK = 3  # the page's connection may be between reconnections at either look
@@ -331,7 +333,7 @@ def run_soak(plan: SoakPlan) -> int:
 def _report(plan: SoakPlan, figures: Figures, seconds: float, problem: str | None, stopped: bool, log_text: str,
             log_bytes: int, backups: int) -> int:
     end = figures.last or {}
-    limits = [f"{plan.games} games" if plan.games is not None else "", f"{plan.duration:g} s" if plan.duration else ""]
+    limits = [count(plan.games, "game") if plan.games is not None else "", f"{plan.duration:g} s" if plan.duration else ""]
     print(f"kiosk soak: {plan.pits} pits, {plan.seeds} seeds, level {plan.level or 'auto'}, fast speed, "
           f"until {' or '.join(l for l in limits if l)}; ran {seconds:.0f} s")
     if not end:
@@ -373,6 +375,10 @@ def _report(plan: SoakPlan, figures: Figures, seconds: float, problem: str | Non
         problems.append(f"only {end['attract_games']} of {plan.games} games")
     if end["mismatches"] or end["errors"]:
         problems.append("mismatches or errors (see the log lines below)")
+    if not any(life.end["attract_games"] > life.start["attract_games"] for _, life in measured):  # type: ignore[index]
+        problems.append(f"nothing was measured: {count(end['attract_games'], 'attract game')} finished, and a "
+                        "server's first game is its warm-up, so no server played a game to compare against it "
+                        "(ask for more games or a longer --duration)")
     problems += grew
     if problems:
         print("SOAK FAILED: " + "; ".join(problems))

@@ -1,4 +1,5 @@
-"""The game at a terminal: the typewriter shown live, the visitor's lines typed, every game recorded.
+"""The game at a terminal: the typewriter shown live, the visitor's lines typed, every game recorded;
+and a saved record shown again move by move (``replay``), every move checked against the reference.
 
 May import: ``checking``, ``machine``, ``reference`` and the standard library.
 """

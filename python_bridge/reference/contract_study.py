@@ -1,4 +1,5 @@
-"""``make bench-contract``: what each search-contract change buys, in depth at the default level's budget.
+"""What each search-contract change buys, in depth at the default level's budget (``make bench-contract``,
+``python -m python_bridge bench-contract``, whose command line is ``commands.bench_contract``).
 
 Issue 13 asked for each candidate change to be measured by itself on one
 sample of positions, and kept only if it pays.  This study runs the default
@@ -21,14 +22,11 @@ that its depth and node count equal ``level_move``'s on every position.
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 
-from .arguments import OneLineParser, whole_number
 from .rules import ENDED, Position, STANDARD, other, play
-from .samples import is_midgame, varied_positions
-from .search import INFINITY, MAX_DEPTH, MIN_DEPTH, NODE_BUDGET, level_move, move_passes, root_order
+from .samples import is_midgame
+from .search import INFINITY, MAX_DEPTH, MIN_DEPTH, level_move, move_passes, root_order
 
 KEPT = frozenset({"first", "decided"})
 CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table")
@@ -141,33 +139,19 @@ def study(changes: frozenset[str], positions: list[Position], budget: int) -> li
     return depths
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="python -m python_bridge.reference.contract_study",
-                           description=__doc__.splitlines()[0].split(": ", 1)[-1])
-    parser.add_argument("--positions", type=whole_number(1, 2000), metavar="1-2000", default=300,
-                        help="positions of seeded 6-pit, 4-seed games (default 300)")
-    parser.add_argument("--budget", type=whole_number(100, 200000), metavar="100-200000", default=NODE_BUDGET,
-                        help=f"positions a move may visit (default {NODE_BUDGET}, the default level's)")
-    parser.add_argument("--seed", type=whole_number(0, 999999999), metavar="0-999999999", default=1960,
-                        help="the seed that picks the games (default 1960, the bench's)")
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    positions = varied_positions(args.positions, args.seed)
-    middle = [n for n, pos in enumerate(positions) if is_midgame(pos)]
-    print(f"depth reached at a budget of {args.budget} positions: {len(positions)} positions of seeded games "
-          f"(seed {args.seed}), {len(middle)} of them midgame")
+def study_rows() -> list[tuple[str, frozenset[str]]]:
+    """The study's rows: the old contract, each change alone, the kept set, the kept set with each other change."""
     rows = [("old contract", frozenset())] + [(f"+ {c}", frozenset({c})) for c in CHANGES]
     rows += [("kept: first, decided", KEPT)] + [(f"kept + {c}", KEPT | {c}) for c in CHANGES if c not in KEPT]
-    for name, changes in rows:
-        depths = study(changes, positions, args.budget)
-        mid = [depths[n] for n in middle]
-        print(f"  {name:22s} all: median {statistics.median(depths):4.1f} mean {statistics.mean(depths):5.2f}   "
-              f"midgame: median {statistics.median(mid):4.1f} mean {statistics.mean(mid):5.2f}", flush=True)
-    return 0
+    return rows
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def summary(depths: list[int], middle: list[int]) -> str:
+    """A row's figures: the median and mean depth over all positions, and over the midgame ones (their indices)."""
+    mid = [depths[n] for n in middle]
+    return (f"all: median {statistics.median(depths):4.1f} mean {statistics.mean(depths):5.2f}   "
+            f"midgame: median {statistics.median(mid):4.1f} mean {statistics.mean(mid):5.2f}")
+
+
+def midgame_indices(positions: list[Position]) -> list[int]:
+    return [n for n, pos in enumerate(positions) if is_midgame(pos)]

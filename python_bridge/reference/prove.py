@@ -56,6 +56,11 @@ class ProofError(ValueError):
     """A proof the contract does not define (finished game, bound out of range, too deep)."""
 
 
+class ProofTooDeep(ProofError):
+    """A legal question whose proof needs more than ``MAX_PLIES`` plies: a limit of the PDP-1's frames
+    (which the reference keeps too), not a mistake in the question."""
+
+
 @dataclass(frozen=True)
 class ProofResult:
     above: bool
@@ -79,7 +84,7 @@ class _Prover:
         """Fail-hard value of ``position`` (not finished) from ``view``, the side to move."""
         self.nodes += 1
         if ply >= MAX_PLIES:
-            raise ProofError(f"the proof needs more than {MAX_PLIES} plies")
+            raise ProofTooDeep(f"the proof needs more than {MAX_PLIES} plies")
         self.deepest = max(self.deepest, ply)
         for pit in move_order(position):
             child = play(position, pit, self.variants).position

@@ -49,12 +49,14 @@ over all positions (the decided game ends endgame searches early).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from .rules import ENDED, Position, Variants, other, pit_index, play, STANDARD
 
 INFINITY = 100  # larger than any margin (at most 72)
 NODE_BUDGET = 4800  # positions the default level may visit for one move (the PDP-1's nbudg)
 MIN_DEPTH, MAX_DEPTH = 1, 20  # the PDP-1 keeps a 24-word frame for each ply
+PROGRESS_MASK = 0xFFFF  # a progress callback hears of a search every 65,536 nodes
 
 
 class SearchError(ValueError):
@@ -101,10 +103,11 @@ def root_order(position: Position, first: int = 0) -> list[int]:
 class _Searcher:
     """One search: holds the variants, the node counter and the decided line while recursing."""
 
-    def __init__(self, variants: Variants) -> None:
+    def __init__(self, variants: Variants, progress: Callable[[int], None] | None = None) -> None:
         self.variants = variants
         self.nodes = 0
         self.half = INFINITY  # a store above this many seeds decides the game (set by root)
+        self.progress = progress  # told the nodes so far every PROGRESS_EVERY nodes (a long search's progress)
 
     def decided(self, position: Position) -> bool:
         """Whether a store holds more than half of all the seeds: its owner has won."""
@@ -115,6 +118,8 @@ class _Searcher:
     def negamax(self, position: Position, view: str, depth: int, alpha: int, beta: int) -> int:
         """Value of ``position`` from ``view``'s side, fail-hard within (alpha, beta)."""
         self.nodes += 1
+        if not self.nodes & PROGRESS_MASK and self.progress is not None:
+            self.progress(self.nodes)
         if depth == 0 or position.to_move == ENDED or self.decided(position):
             return position.margin(view)
         for pit in move_order(position):
@@ -146,16 +151,23 @@ class _Searcher:
         return SearchResult(best, alpha, self.nodes)
 
 
-def best_move(position: Position, depth: int, variants: Variants = STANDARD, first: int = 0) -> SearchResult:
+def best_move(position: Position, depth: int, variants: Variants = STANDARD, first: int = 0,
+              progress: Callable[[int], None] | None = None) -> SearchResult:
     """Search ``position`` ``depth`` plies deep; return the chosen pit, its value and the nodes visited.
 
     ``first``: a pit the root tries before the others (the deepening's last choice); 0 for none.
+    ``progress``: told the nodes visited so far every 65,536 nodes (it changes nothing in the search).
     """
+    check_search(position, depth)
+    return _Searcher(variants, progress).root(position, depth, first)
+
+
+def check_search(position: Position, depth: int) -> None:
+    """SearchError unless ``position`` can be searched ``depth`` plies deep (checked before any work)."""
     if position.to_move == ENDED:
         raise SearchError("the game is over")
     if not MIN_DEPTH <= depth <= MAX_DEPTH:
         raise SearchError(f"depth must be {MIN_DEPTH} to {MAX_DEPTH}, not {depth}")
-    return _Searcher(variants).root(position, depth, first)
 
 
 def pie_swap(position: Position, depth: int, variants: Variants = STANDARD) -> tuple[bool, SearchResult]:

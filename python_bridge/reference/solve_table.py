@@ -1,4 +1,5 @@
-"""``python -m python_bridge.reference.solve_table``: solve many Kalah(m, n) starts and compare with the literature.
+"""Solve many Kalah(m, n) starts and compare with the literature (``python -m python_bridge solve-table``, whose
+command line is ``commands.solve_table``).
 
 Each configuration runs as its own ``python -m python_bridge ref solve`` process
 with a time limit, one at a time (the machine is shared), smallest first; once a
@@ -9,14 +10,11 @@ value compares with the published one (see ``solver_published``).
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 import time
 
-from .arguments import OneLineParser, seconds, whole_number
 from .published import check_empty_capture, outcome
-from .rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS
 
 # Rule sets as ``ref solve`` flags; the name is what the table prints.
 RULE_SETS = {
@@ -44,39 +42,12 @@ def solve_one(m: int, n: int, flags: list[str], limit: float) -> tuple[int | Non
     return int(words[1]), float(words[-1].rstrip("s"))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="python -m python_bridge.reference.solve_table",
-                           description="Solve many Kalah(m, n) starts and compare with the literature.")
-    parser.add_argument("--rules", nargs="+", default=list(RULE_SETS), choices=list(RULE_SETS),
-                        help="rule sets to solve (default: all)")
-    parser.add_argument("--max-pits", type=whole_number(MIN_PITS, MAX_PITS), metavar=f"{MIN_PITS}-{MAX_PITS}",
-                        default=6, help="largest pits a side (default 6)")
-    parser.add_argument("--max-seeds", type=whole_number(MIN_SEEDS, MAX_SEEDS), metavar=f"{MIN_SEEDS}-{MAX_SEEDS}",
-                        default=6, help="largest seeds a pit (default 6)")
-    parser.add_argument("--limit", type=seconds(1, 86400), metavar="1-86400", default=300.0,
-                        help="seconds allowed per configuration (default 300)")
-    return parser
+def table_row(m: int, n: int, name: str, value: int | None, took: float, limit: float) -> str:
+    """One Markdown row: the value and how it compares with the published one, or ``not solved``."""
+    if value is None:
+        return f"| {m} | {n} | {name} | not solved | > {limit:.0f} s | |"
+    verdict = check_empty_capture(m, n, value) if name == "empty capture" else "no published value"
+    return f"| {m} | {n} | {name} | {value:+d} ({outcome(value)}) | {took:.2f} s | {verdict} |"
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-
-    print("| m | n | rules | value | time | published |")
-    print("|---|---|-------|-------|------|-----------|")
-    for name in args.rules:
-        for m in range(1, args.max_pits + 1):
-            for n in range(1, args.max_seeds + 1):
-                value, took = solve_one(m, n, RULE_SETS[name], args.limit)
-                if value is None:
-                    print(f"| {m} | {n} | {name} | not solved | > {args.limit:.0f} s | |", flush=True)
-                    break
-                if name == "empty capture":
-                    verdict = check_empty_capture(m, n, value)
-                else:
-                    verdict = "no published value"
-                print(f"| {m} | {n} | {name} | {value:+d} ({outcome(value)}) | {took:.2f} s | {verdict} |", flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+TABLE_HEAD = ["| m | n | rules | value | time | published |", "|---|---|-------|-------|------|-----------|"]

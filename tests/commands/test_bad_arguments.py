@@ -38,7 +38,8 @@ GUARD_SECONDS = 20  # a bad input is refused at once; one that is not would star
 PENDING: dict[str, str] = {}  # command -> why its arguments are not yet checked here
 
 # A valid value for each positional or required option, so one argument at a time can be spoilt.
-BASELINE = {"position": START, "pit": "3", "depth": "2", "bound": "0", "pits": "2", "seeds": "2"}
+BASELINE = {"position": START, "pit": "3", "depth": "2", "bound": "0", "pits": "2", "seeds": "2",
+            "record": str(ROOT / "tests" / "play" / "records" / "kalah-sample-game1.txt")}
 
 MALFORMED = ["x", "", " 1", "1 ", "1.5", "1_0", "0x10", "1e3", "-", "--1", "é", "３", "٣", "€3", "🙂", "\x1b[A"]
 NOT_A_NUMBER_FLOAT = ["nan", "inf", "-inf", "1e999", "x", "", "é", "３", HUGE]
@@ -88,8 +89,7 @@ def tool_entry(dotted: str) -> EntryPoint:
     return EntryPoint(f"python -m {dotted}", module.main, module.build_parser)
 
 
-TOOLS = ["tools.tape", "tools.macro.bench", "python_bridge.reference.benchmark", "python_bridge.reference.solve_table",
-         "python_bridge.reference.contract_study"]
+TOOLS = ["tools.tape", "tools.macro.bench"]
 
 
 def entry_points() -> list[EntryPoint]:
@@ -143,7 +143,7 @@ def bad_values(action: argparse.Action, scratch: Path) -> list[str]:
         else:
             values += [str(int(lo) - 1), str(int(hi) + 1), str(10**30), str(-(10**30))]
     name = getattr(action.type, "__name__", "")
-    if name == "writable_folder":
+    if name == "folder_name":
         values = ["/proc/no-such-folder", str(scratch / "a-file"), "", "a\0b", "/dev/null/x"]
     elif name == "readable_file":
         values = ["/no/such/file", str(scratch), "", "a\0b"]
@@ -217,7 +217,7 @@ EXTRA = {
         ["move", "4 4 4 4 4 4 0 4 4 4 4 4 4 " + HUGE + " s", "3"], ["move", START.replace("s", "é"), "3"],
         ["best", "0 0 0 0 0 0 24 0 0 0 0 0 0 24 e", "3"], ["move", "4 4 4 4 s", "2"],
     ],
-    "python -m python_bridge.reference.benchmark": [["--min-depth", "9", "--max-depth", "4"]],
+    "python -m python_bridge bench-ref": [["--min-depth", "9", "--max-depth", "4"]],
     "python -m python_bridge strength": [["--games", "3"], ["--games", "999"], ["--opponents", "ab4,ab4"],
                                          ["--opponents", "ab4,"], ["--opponents", ",ab4"], ["--opponents", "AB4"],
                                          ["--opponents", "ab4 ,ab6"], ["--opponents", "mcts"]],
@@ -378,7 +378,7 @@ SUBPROCESS_CASES = [
     ["-m", "python_bridge", "play", "--level", "é"],
     ["-m", "python_bridge", "strength", "--games", "21"],
     ["-m", "tools.tape", "check", "/no/such/tape.rim"],
-    ["-m", "python_bridge.reference.benchmark", "--repeats", "0"],
+    ["-m", "python_bridge", "bench-ref", "--repeats", "0"],
 ]
 
 

@@ -18,6 +18,7 @@ from tools.cli_args import EXIT_FAILURE, EXIT_LIMIT, EXIT_OK, EXIT_STATUSES, EXI
 
 ROOT = Path(__file__).resolve().parents[2]
 START_6_4 = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
+LIMIT_LINE = "the proof needs more than 100 plies"
 
 
 def bridge(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -41,13 +42,14 @@ def test_a_proof_deeper_than_the_frames_is_a_limit_not_a_usage_error() -> None:
     """About a minute of the reference's search (several on a busy machine) before the limit is reached."""
     done = bridge("ref", "prove", START_6_4, "0", timeout=1800)
     assert done.returncode == EXIT_LIMIT and done.stdout == ""
-    assert done.stderr == "error: the proof needs more than 100 plies (a limit, not a mistake in the input)\n"
+    assert done.stderr == f"error: {LIMIT_LINE} (a limit, not a mistake in the input)\n"
 
 
 @pytest.mark.slow
 @pytest.mark.simh
 def test_the_pdp1s_proof_past_its_frames_is_a_limit_too(kalah_tape: Path) -> None:
+    """The PDP-1 searches until its frames run out and answers error; the reference, checking it, agrees."""
     done = bridge("prove", "--pits", "6", "--seeds", "4", "--no-cycles", timeout=3600)
     assert done.returncode == EXIT_LIMIT, done.stderr[-500:]
-    assert done.stderr.splitlines()[-1] == ("error: the proof needs more than 100 plies: the PDP-1 answered error "
-                                            "too (a limit, not a mistake in the input)")
+    assert done.stderr.splitlines()[-1] == \
+        f"error: {LIMIT_LINE}: the PDP-1 answered error too (a limit, not a mistake in the input)"

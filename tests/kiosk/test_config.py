@@ -23,7 +23,7 @@ def test_the_sample_configuration_is_the_documented_defaults() -> None:
 @pytest.mark.parametrize("text, words", [
     ("[game]\npits = 7", "pits must be a whole number from 1 to 6"),
     ("[game]\npits = true", "pits must be"),
-    ("[game]\nvariants = ['no-such']", "unknown variant 'no-such'"),
+    ("[game]\nvariants = ['no-such']", 'unknown variant "no-such"'),
     ("[game]\nfirst = 'nobody'", "first must be one of"),
     ("[kiosk]\nspeed = 'warp'", "speed must be one of authentic, fast"),
     ("[kiosk]\nport = 80", "port must be a whole number from 1024"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -114,10 +115,12 @@ def test_bad_arguments_exit_2(args: tuple[str, ...]) -> None:
 
 
 def test_unreadable_files_exit_2(tmp_path: Path) -> None:
-    for path in (tmp_path / "missing.rim", tmp_path):
+    """A missing tape, a folder, a FIFO (which would wait forever) and /dev/zero (endless): one line each."""
+    os.mkfifo(tmp_path / "fifo.rim")
+    for path in (tmp_path / "missing.rim", tmp_path, tmp_path / "fifo.rim", Path("/dev/zero")):
         result = tape_cli("check", path)
-        assert result.returncode == 2
-        assert result.stderr.startswith(f"tape: cannot read {path}")
+        assert result.returncode == 2 and result.stderr.count("\n") == 1
+        assert result.stderr.startswith("tape: ") and str(path) in result.stderr
 
 
 def test_check_says_which_loader_and_notes_what_read_in_passes_over(tapes: dict[str, Path], tmp_path: Path) -> None:

@@ -1,0 +1,113 @@
+"""A run of minutes or more says so before it starts, with an estimate, and shows its progress while it works.
+
+Each command is started for real, its stderr read until the note (and, for the search,
+the first progress line) appears, then stopped with Ctrl-C (SIGINT): it must stop with
+status 130 and leave no emulator behind.  The estimates themselves are checked on the
+figures they are made from.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from python_bridge.commands.progress import span_text
+from python_bridge.kiosk.procinfo import descendants
+from python_bridge.reference.estimates import estimate_proof, estimate_search, two_figures
+from python_bridge.reference.notation import parse_position
+from python_bridge.reference.rules import STANDARD
+from python_bridge.reference.search import best_move
+
+ROOT = Path(__file__).resolve().parents[2]
+START_6_4 = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
+START_6_6 = "6 6 6 6 6 6 0 6 6 6 6 6 6 0 s"
+
+
+def lines_until(args: list[str], wanted: list[str], limit: float = 300) -> tuple[list[str], int]:
+    """Start ``python -m python_bridge ARGS``; read stderr until a line holds each of ``wanted`` in turn; Ctrl-C it.
+
+    Returns the stderr lines read and the exit status after Ctrl-C."""
+    run = subprocess.Popen([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    seen: list[str] = []
+    found = threading.Event()
+
+    def read() -> None:
+        waiting = list(wanted)
+        for line in run.stderr:  # type: ignore[union-attr]
+            seen.append(line)
+            if waiting and waiting[0] in line:
+                waiting.pop(0)
+                if not waiting:
+                    found.set()
+                    return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        found.wait(limit)
+        below = descendants(run.pid)
+        run.send_signal(signal.SIGINT)
+        status = run.wait(60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait(10)
+    assert found.is_set(), f"never said {wanted}: {''.join(seen)[-800:]}"
+    assert not [pid for pid in below if Path(f"/proc/{pid}").exists()], "an emulator was left running"
+    return seen, status
+
+
+def test_a_deep_search_of_a_6x6_position_is_announced_and_shows_progress() -> None:
+    seen, status = lines_until(["ref", "best", START_6_6, "20"],
+                               ["note: the depth-20 search (about ", "... positions so far "])
+    note = next(line for line in seen if line.startswith("note:"))
+    assert " will take about " in note and "extrapolated from the same position searched to depth" in note
+    assert ("hours" in note or "days" in note or "years" in note) and status == 130
+
+
+@pytest.mark.simh
+def test_think_at_depth_20_is_announced_before_the_machine_starts(kalah_tape: Path) -> None:
+    seen, status = lines_until(["think", START_6_4, "--depth", "20"], ["note: the depth-20 search, about "])
+    assert "then by the PDP-1 with every cycle counted" in seen[-1] and status == 130
+
+
+@pytest.mark.simh
+@pytest.mark.parametrize("args, words", [
+    (["--seeds", "6"], "note: the proof (about 1,700,000,000,000,000 positions, every memory cycle counted) "
+                       "will take about "),
+    (["--seeds", "4", "--value"], "note: the bound tests of its value (about "),
+    (["--seeds", "2", "--pace", "0.001"], "paced at 0.001 times 1960 speed) will take about "),
+])
+def test_long_proofs_are_announced(args: list[str], words: str, kalah_tape: Path) -> None:
+    seen, status = lines_until(["prove", *args], [words])
+    assert "a model fitted to the measured proofs" in seen[-1] and status == 130
+
+
+def test_a_short_run_says_nothing_more(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "python_bridge", "ref", "best", START_6_4, "9"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout.startswith("best ")
+
+
+def test_the_search_estimate_is_exact_when_the_probe_reaches_the_depth() -> None:
+    position = parse_position(START_6_4)
+    estimate = estimate_search(position, 5, STANDARD)
+    assert estimate.exact and estimate.nodes == best_move(position, 5).nodes
+
+
+def test_the_proof_model_is_near_the_measured_proofs() -> None:
+    """Kalah(6,1) 649 positions, (6,2) 498,898, (6,3) with empty capture 58,718,693: within a factor of three."""
+    for (pits, seeds), measured in {(6, 1): 649, (6, 2): 498_898, (6, 3): 58_718_693}.items():
+        assert measured / 3 <= estimate_proof(pits, seeds) <= measured * 3
+
+
+def test_figures_are_said_as_a_person_says_them() -> None:
+    assert [two_figures(n) for n in (7, 652, 1_832_257_654)] == [7, 650, 1_800_000_000]
+    assert [span_text(s) for s in (40, 600, 5 * 3600, 9 * 86400, 3e12)] == \
+        ["40 s", "10 minutes", "5.0 hours", "9 days", "95,064 years"]

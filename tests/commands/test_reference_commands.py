@@ -1,0 +1,55 @@
+"""The reference's measuring tools are commands of the bridge: ``bench-ref``, ``bench-contract``, ``solve-table``.
+
+Their command lines live in ``commands/`` (the reference keeps no command-line code, and
+``tools.cli_args.OneLineParser`` is the only one-line parser); ``make bench-ref`` and
+``make bench-contract`` run them.  Each is run here, small.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bridge(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_bench_ref_times_the_depths_asked_for() -> None:
+    done = bridge("bench-ref", "--min-depth", "4", "--max-depth", "5", "--repeats", "1")
+    rows = done.stdout.splitlines()
+    assert done.returncode == 0 and done.stderr == ""
+    assert [row.split()[:2] for row in rows[2:]] == [["4", "109"], ["5", "246"], ["all", "355"]]
+
+
+def test_bench_contract_studies_every_change() -> None:
+    done = bridge("bench-contract", "--positions", "4", "--budget", "300", "--seed", "5")
+    assert done.returncode == 0 and done.stderr == ""
+    assert "kept: first, decided" in done.stdout and done.stdout.count("median") == 2 * 12
+
+
+def test_solve_table_prints_its_markdown_table() -> None:
+    done = bridge("solve-table", "--rules", "empty capture", "--max-pits", "1", "--max-seeds", "2", "--limit", "60")
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[:2] == ["| m | n | rules | value | time | published |",
+                                            "|---|---|-------|-------|------|-----------|"]
+    assert done.stdout.count("| empty capture |") == 2
+
+
+def test_the_reference_keeps_no_command_line_code() -> None:
+    reference = ROOT / "python_bridge" / "reference"
+    assert not (reference / "arguments.py").exists()
+    for source in reference.glob("*.py"):
+        text = source.read_text()
+        assert "argparse" not in text and "def main(" not in text, source.name
+
+
+def test_the_make_targets_run_the_commands() -> None:
+    for target, command in (("bench-ref", "python_bridge bench-ref"), ("bench-contract", "python_bridge bench-contract")):
+        dry = subprocess.run(["make", "--no-print-directory", "-n", target], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60)
+        assert command in dry.stdout, dry.stdout
