@@ -25,7 +25,7 @@ from tools.user_files import UserFileError, name_problem, user_file
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH
 
-__all__ = ["EXIT_OK", "EXIT_FAILURE", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED", "EXIT_STATUSES", "UsageError", "FriendlyParser", "new_parser", "build_parser", "bounded_int",
+__all__ = ["EXIT_OK", "EXIT_FAILURE", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED", "EXIT_STATUSES", "UsageError", "FriendlyParser", "new_parser", "bounded_int",
            "bounded_float", "shown"]
 
 EXIT_INTERRUPTED = 130                 # Ctrl-C: the shell's status for SIGINT (128 + 2)
@@ -58,7 +58,6 @@ def new_parser(prog: str, description: str) -> FriendlyParser:
     return FriendlyParser(prog=prog, description=description)
 
 
-build_parser = new_parser   # the older name, still used by commands written before new_parser
 
 
 # ------------------------------------------------------------------------ the shared options
@@ -126,8 +125,8 @@ def readable_file(text: str) -> Path:
 
 
 def add_records(parser: argparse.ArgumentParser, default: Path, what: str) -> None:
-    """``--records DIR`` (``--out`` is the same option under its old name)."""
-    parser.add_argument("--records", "--out", dest="records", type=folder_name, default=default,
+    """``--records DIR``: where what the command writes goes (checked, and made, when the work starts)."""
+    parser.add_argument("--records", dest="records", type=folder_name, default=default,
                         metavar="DIR", help=f"the folder {what} go in (made if missing, when the work starts; "
                                             f"default records/)")
 
@@ -150,7 +149,7 @@ def variants_from(args: argparse.Namespace) -> Variants:
 
 
 def given_options(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
-    """The options ``argv`` gives (each by its first name, ``--records`` for ``--out``), in the parser's order.
+    """The options ``argv`` gives (each by its first name), in the parser's order.
 
     Parsed again with every default suppressed, so an option given its default value
     counts as given, and an abbreviation (``--no-cap``) as the option it stands for."""

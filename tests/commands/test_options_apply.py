@@ -18,9 +18,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def bridge(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def bridge(*args: str, cwd: Path = ROOT, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "python_bridge", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+                          timeout=120, input=stdin)
 
 
 def one_line_exit_2(done: subprocess.CompletedProcess[str]) -> str:
@@ -42,9 +42,9 @@ def test_a_refused_command_line_creates_no_folder(tmp_path: Path) -> None:
 
 @pytest.mark.simh
 def test_only_the_folder_used_is_made(tmp_path: Path, kalah_tape: Path) -> None:
-    """A real game on SIMH, left at once (end of input): its record goes in B; A never exists."""
+    """A real game on SIMH, left after one move (end of input): its record goes in B; A never exists."""
     done = bridge("play", "--records", str(tmp_path / "A"), "--records", str(tmp_path / "B"), "--pits", "3",
-                  "--seeds", "1")
+                  "--seeds", "1", stdin="1\n")
     assert done.returncode == 0, done.stderr
     assert not (tmp_path / "A").exists() and (tmp_path / "B").is_dir()
     assert str(tmp_path / "B") in done.stdout
@@ -62,7 +62,7 @@ def test_the_proof_refuses_the_options_it_would_ignore(tmp_path: Path) -> None:
     assert "--proof is a show of its own" in text and "--pits, --no-captions, --records do not apply" in text
     assert not (tmp_path / "X").exists()
     for option in (["--seeds", "4"], ["--level", "0"], ["--script", str(ROOT / "README.md")], ["--visitor"],
-                   ["--first", "pdp-1"], ["--pie-rule"], ["--out", str(tmp_path / "Y")], ["--no-cap"]):
+                   ["--first", "pdp-1"], ["--pie-rule"], ["--records", str(tmp_path / "Y")], ["--no-cap"]):
         text = one_line_exit_2(bridge("demo", "--proof", *option))
         assert "does not apply" in text
     assert not (tmp_path / "Y").exists()

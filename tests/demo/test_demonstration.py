@@ -33,7 +33,7 @@ def outputs(folder: Path) -> tuple[str, str, str]:
 
 
 def test_the_show_runs_end_to_end_at_full_speed(bridge, kalah_tape, tmp_path: Path) -> None:
-    result = bridge("demo", "--fast", *SHORT, "--out", str(tmp_path))
+    result = bridge("demo", "--fast", *SHORT, "--records", str(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stderr == ""
     transcript, picture, record = outputs(tmp_path)
@@ -69,14 +69,14 @@ def test_the_show_runs_end_to_end_at_full_speed(bridge, kalah_tape, tmp_path: Pa
 def test_the_same_show_twice_is_the_same_paper(bridge, kalah_tape, tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     for folder in (first, second):
-        assert bridge("demo", "--fast", *SHORT, "--no-captions", "--out", str(folder)).returncode == 0
+        assert bridge("demo", "--fast", *SHORT, "--no-captions", "--records", str(folder)).returncode == 0
     assert outputs(first)[0] == outputs(second)[0]
     assert outputs(first)[1] == outputs(second)[1]
 
 
 def test_a_visitor_plays_one_side_from_a_pipe(bridge, kalah_tape, tmp_path: Path) -> None:
     keys = "".join(f"{pit}\n" for pit in [1, 2, 3] * 8)
-    result = bridge("demo", "--fast", "--visitor", *SHORT, "--out", str(tmp_path), stdin=keys)
+    result = bridge("demo", "--fast", "--visitor", *SHORT, "--records", str(tmp_path), stdin=keys)
     assert result.returncode == 0, result.stdout + result.stderr
     transcript, picture, _record = outputs(tmp_path)
     assert "you move first." in transcript and "your move? " in transcript

@@ -185,7 +185,7 @@ def test_the_same_in_the_demonstrations_visitor_play(kalah_tape, tmp_path: Path,
     """``demo --visitor`` is what ``play --authentic`` runs (at 1960 speed; here --fast): same keys, same end."""
     child = pexpect.spawn(sys.executable, ["-m", "python_bridge", "demo", "--visitor", "--fast", "--no-captions",
                                            "--pits", "4", "--seeds", "3", "--level", "2",  # thinks in moments
-                                           "--out", str(tmp_path)], cwd=str(ROOT), encoding="utf-8", timeout=60,
+                                           "--records", str(tmp_path)], cwd=str(ROOT), encoding="utf-8", timeout=60,
                           preexec_fn=as_at_a_terminal)
     child.delaybeforesend = None
     try:
