@@ -20,6 +20,7 @@ COMMANDS = {
     "think": "think",
     "prove": "prove",
     "strength": "strength",
+    "figures": "figures",
 }
 
 USAGE = "usage: python -m python_bridge {" + ",".join(COMMANDS) + "} ...\n"
