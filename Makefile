@@ -118,13 +118,13 @@ compare-asm: setup
 	@test -n "$(DIR)" || { echo "usage: make compare-asm DIR=folder [OPTS=-r]"; exit 2; }
 	$(PY) tests/tools/compare_assemblers.py "$(DIR)" --options="$(OPTS)"
 
-## kiosk: the museum kiosk's server on 127.0.0.1 (CONFIG=kiosk.sample.toml); open it in Chromium's kiosk mode (README)
+## kiosk: the museum kiosk's server on 127.0.0.1 (CONFIG=kiosk.sample.toml); open it in Chromium's kiosk mode (docs/kiosk.md)
 kiosk: CONFIG ?= kiosk.sample.toml
 kiosk: MODE = kiosk
 kiosk: build
 	$(PY) -m python_bridge kiosk --config $(CONFIG)
 
-## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk, /etc/kalah-kiosk, the two systemd units (README)
+## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk, /etc/kalah-kiosk, the two systemd units (docs/kiosk.md)
 install-kiosk:
 	deploy/install.sh
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make install-kiosk: install the kiosk on this machine, as root (README, "Installing in a gallery").
+# make install-kiosk: install the kiosk on this machine, as root (docs/kiosk.md, "A gallery install, step by step").
 #
 #   the project        -> $PREFIX (default /opt/kalah-kiosk), its .venv and build/kalah.rim made there
 #   the configuration  -> $ETC/kiosk.toml (default /etc/kalah-kiosk; kept if it exists), with a new

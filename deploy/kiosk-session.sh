@@ -1,6 +1,6 @@
 #!/bin/sh
 # The kiosk's screen: wait until the kiosk server answers /health, then Chromium in kiosk mode on the
-# local display, full screen with no way out of the page (the flags are the README's, "The museum kiosk").
+# local display, full screen with no way out of the page (the flags are docs/kiosk.md's).
 #
 # Run by kalah-kiosk-browser.service, or from the desktop user's session (~/.xsession, an autostart
 # entry). Settings, from the environment (the unit reads them from /etc/kalah-kiosk/browser.env):

@@ -183,23 +183,23 @@ def run_section(section: Section) -> Outcome:
 def write_page(sections: list[Section], page: Path = PAGE,
                say: Callable[[str], None] = print) -> int:
     """Run ``sections`` one after another, rewriting ``page`` after each; 0 when all ran, 1 otherwise."""
-    blocks = kept_sections(page)
     failed = 0
     began = time.monotonic()
+    page.parent.mkdir(parents=True, exist_ok=True)
     for n, section in enumerate(sections, 1):
         say(f"figures: [{n}/{len(sections)}] {section.name}: {section.shown()}")
         outcome = run_section(section)
         if outcome.ok:
             when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            blocks = kept_sections(page)  # read again: another run may have written a section meanwhile
             blocks[section.name] = render(section, outcome.detail, when, outcome.took)
-            page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text(compose(blocks))
             say(f"figures: {section.name} done in {outcome.took:.0f} s")
         else:
             failed += 1
             say(f"figures: {section.name} FAILED after {outcome.took:.0f} s ({outcome.detail}); its old section kept")
     if not page.is_file():
-        page.write_text(compose(blocks))
+        page.write_text(compose({}))
     say(f"figures: {len(sections) - failed} of {len(sections)} sections written to "
         f"{page.relative_to(ROOT) if page.is_relative_to(ROOT) else page} in {time.monotonic() - began:.0f} s")
     return 1 if failed else 0
