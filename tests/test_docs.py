@@ -215,3 +215,21 @@ def test_a_shown_command_runs_as_written(line: str) -> None:
     assert done.returncode == expected, f"{line}: exit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
     if expected == 2:
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_the_readmes_typewriter_sample_is_a_game_the_reference_agrees_with() -> None:
+    """The sample is a real transcript: every board, move and PDP-1 choice in it checks against the reference
+    (the same parser and cross-checker as a live game), and the game is played to its end."""
+    from python_bridge.checking.crosscheck import CrossChecker
+    from python_bridge.machine.transcript import Title, TranscriptParser
+
+    section = text(README).split("## What the typewriter prints", 1)[1].split("\n## ", 1)[0]
+    sample = "\n".join(line[4:] for line in section.splitlines() if line.startswith("    ")) + "\n"
+    checker = None
+    for event in TranscriptParser().feed(sample):
+        if isinstance(event, Title):
+            checker = CrossChecker(event)
+        else:
+            assert checker is not None, "the sample does not start with the program's title"
+            checker.on_event(event)
+    assert checker is not None and checker.finished and checker.moves_checked >= 6
