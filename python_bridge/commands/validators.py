@@ -176,7 +176,7 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
 
 def warn_if_long(count: int, per_second: float, what: str) -> None:
     """One line on stderr, before the work starts, when ``count`` items at about ``per_second``
-    (the README's figures, two cores) will take more than ten minutes."""
+    (docs/figures.md, two cores) will take more than ten minutes."""
     seconds = count / per_second
     if seconds > 600:
         span = f"{seconds / 3600:.1f} hours" if seconds >= 3600 else f"{seconds / 60:.0f} minutes"

@@ -1,6 +1,6 @@
 """The front panel as the Kalah program reads it: sense switches and test word.
 
-These encodings are the operating instructions in the README and in the
+These encodings are the operating instructions in docs/pdp1-program.md and in the
 header of ``pdp1_src/kalah.mac``; keep the three in step.
 """
 
