@@ -105,16 +105,19 @@ DEFAULT = tuple(section.name for section in SECTIONS if not section.long)
 _BLOCK = re.compile(r"<!-- section (?P<name>[\w-]+) -->\n.*?<!-- /section (?P=name) -->\n", re.S)
 HEADER = """# Figures
 
-Every measured figure the README and the pages in `docs/` refer to, each section the verbatim output
-of the command above it, run on the date and the machine (its cores) given there. Written by
-`make figures` (`python -m python_bridge figures`); do not edit it by hand. `make figures` runs the
-default sections ({default}); `make figures FIGURES=all` runs every section, including the long ones
-({long}; each section says how long it took); `make figures FIGURES=name,name` runs the named ones. Sections not run keep
-their last output and date. Host times are of a shared machine and vary; instructions, memory cycles,
-1960 seconds, node counts and depths do not vary from run to run.
+Every measured figure the README and the pages in `docs/` refer to: each section below is the verbatim
+output of the command shown above it, run on the date and on the machine (its cores) given there.
+Written by `make figures` (`python -m python_bridge figures`); do not edit it by hand.
+
+- `make figures` runs the default sections: {default}.
+- `make figures FIGURES=all` runs every section, the long ones too: {long}.
+- `make figures FIGURES=name,name` runs the named ones.
+
+Sections not run keep their last output and date; each says how long its command took. Host times
+and rates are of a shared machine and vary with its load; instructions, memory cycles, 1960 seconds,
+node counts and depths are the same on every run.
 
 """
-
 
 def choose(spec: str) -> list[Section]:
     """``default``, ``all`` or a comma-separated list of section names -> the sections, in page order.
@@ -132,7 +135,8 @@ def choose(spec: str) -> list[Section]:
 
 
 def cores() -> int:
-    return os.cpu_count() or 1
+    """The cores this process may run on, as ``nproc`` counts them."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def render(section: Section, output: str, when: str, took: float) -> str:
