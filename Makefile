@@ -7,12 +7,13 @@ PY      := .venv/bin/python
 SETUP   := scripts/bootstrap.sh
 BUILD   := build
 MODE    ?= play
+comma   := ,
 .DEFAULT_GOAL := help
 # The Kalah program: one source in several files, assembled together in this order.
 KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
              pdp1_src/prove.mac pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
 
-.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-strength bench-asm fuzz-asm compare-asm asm-expected kiosk soak install-kiosk clean
+.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -99,6 +100,12 @@ bench-strength: setup
 bench-asm: setup
 	$(PY) -m tools.macro.bench $(KALAH_SRC)
 
+## figures: measure every figure the docs quote -> docs/figures.md (FIGURES=all adds the long sections, FIGURES=name,name runs those)
+figures: FIGURES ?= default
+figures: MODE = $(if $(filter all strength,$(subst $(comma), ,$(FIGURES))),bench,play)
+figures: build
+	$(PY) -m python_bridge figures --sections $(FIGURES)
+
 ## fuzz-asm: N random programs (seed SEED) assembled by macro1 and tools.macro must match
 fuzz-asm: N ?= 2000
 fuzz-asm: SEED ?= 1962
@@ -116,7 +123,7 @@ asm-expected: RUNS ?= 3
 asm-expected: setup
 	$(PY) tests/tools/asm_expected.py --runs $(RUNS)
 
-## kiosk: the museum kiosk's server on 127.0.0.1 (CONFIG=kiosk.sample.toml); open it in Chromium's kiosk mode (README)
+## kiosk: the museum kiosk's server on 127.0.0.1 (CONFIG=kiosk.sample.toml); open it in Chromium's kiosk mode (docs/kiosk.md)
 kiosk: CONFIG ?= kiosk.sample.toml
 kiosk: MODE = kiosk
 kiosk: build

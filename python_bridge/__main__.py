@@ -31,6 +31,7 @@ COMMANDS = {
     "bench-ref": "bench_ref",
     "bench-contract": "bench_contract",
     "solve-table": "solve_table",
+    "figures": "figures",
 }
 
 USAGE = "usage: python -m python_bridge [--version] {" + ",".join(COMMANDS) + "} ...\n"

@@ -7,7 +7,7 @@ event of a play-mode game checked), ``restore`` (a game put back on a fresh emul
 ``visitors`` (who answers the PDP-1's questions: the protocol and the reference's players),
 ``games`` (seeded cross-check games), ``fuzz`` (the diagnostic-mode differential fuzz), ``parallel`` (work dealt to several emulators), ``proof`` (a proof on the
 PDP-1, its cycles counted, checked against ``reference.prove``), ``figures`` (the ``bench``
-measurements), ``strength`` (the default level, played by the reference, against OpenSpiel's
+measurements), ``figures_page`` (docs/figures.md, every figure the docs quote, from its command), ``strength`` (the default level, played by the reference, against OpenSpiel's
 bots: ``make bench-strength``) and ``openspiel_layout`` (OpenSpiel's mancala board and actions
 mapped to our pits); shared by the commands a visitor plays through: ``keyboard`` (the visitor's keys
 at the host terminal: refused keys, type-ahead), ``record_files`` (names no two sessions share),

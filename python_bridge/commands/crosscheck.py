@@ -13,7 +13,7 @@ from .validators import (DEPTH, EXIT_FAILURE, EXIT_OK, LEVEL, PITS, SEEDS, Usage
 
 # 100,000 games is an afternoon, not a lifetime.
 GAMES = bounded_int(1, 100_000)
-GAMES_PER_SECOND = 10     # README, Figures: about 700 moves a second, a few dozen moves a game
+GAMES_PER_SECOND = 10     # docs/figures.md, bench: about 700 moves a second, a few dozen moves a game
 
 
 def build_parser() -> argparse.ArgumentParser:

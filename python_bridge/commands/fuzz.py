@@ -12,7 +12,7 @@ from .validators import (EXIT_FAILURE, EXIT_OK, UsageError, add_jobs, add_seed, 
 MAX_CASES = 10_000_000
 CASES = bounded_int(1, MAX_CASES)
 GROUP = bounded_int(0, (MAX_CASES - 1) // GROUP_SIZE)
-CASES_PER_SECOND = 1500   # README, Figures: about 1,550 with one emulator, no faster with two
+CASES_PER_SECOND = 1500   # docs/figures.md, bench: about 1,550 with one emulator, no faster with two
 
 
 def build_parser() -> argparse.ArgumentParser:

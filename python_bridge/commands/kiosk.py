@@ -1,7 +1,7 @@
 """``python -m python_bridge kiosk [--config FILE]``: the museum kiosk's server on 127.0.0.1.
 
-Open ``http://127.0.0.1:PORT/`` in Chromium's kiosk mode (README, "The
-museum kiosk"); the configuration file is described in ``kiosk.sample.toml``.
+Open ``http://127.0.0.1:PORT/`` in Chromium's kiosk mode (docs/kiosk.md,
+"Trying it on your own machine"); the configuration file is described in ``kiosk.sample.toml``.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from ..checking.strength import OPPONENTS, OpenSpielMissing, RulesDiverged, run
 from .validators import (EXIT_FAILURE, EXIT_OK, JOBS, UsageError, add_seed, new_parser, resolve_jobs, run_guarded,
                          warn_if_long)
 
-# About the seconds of one core a game takes (measured on this 2-core machine, README Figures: 20 games of
+# About the seconds of one core a game takes (measured on this 2-core machine, docs/figures.md: 20 games of
 # each opponent with 2 jobs in 300 s, 265 s of them MCTS 10k's): for the note before a long run.
 SECONDS_A_GAME = {"ab4": 0.3, "ab6": 0.5, "ab8": 1, "mcts1k": 2.5, "mcts10k": 27}
 

@@ -207,7 +207,7 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
 
 def warn_if_long(count: int, per_second: float, what: str) -> None:
     """One line on stderr, before the work starts, when ``count`` items at about ``per_second``
-    (the README's figures, two cores) will take more than ten minutes."""
+    (docs/figures.md, two cores) will take more than ten minutes."""
     from .progress import span_text
 
     seconds = count / per_second

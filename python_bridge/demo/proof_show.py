@@ -10,7 +10,7 @@ pace (the cycles counted exactly, 5 us each) unless ``--fast``, which runs it
 at full speed without counting cycles.  Every answer and node count is
 checked against the reference (``ref prove``).
 
-The captions quote only what the letters say (README "History" names the
+The captions quote only what the letters say (docs/history.md names the
 sources) and report only what this run measures.
 """
 

@@ -39,7 +39,7 @@ from ..checking.driver import GameOutcome
 from ..machine.simh import SimhError
 
 RECORDS = ROOT / "records"
-# The default show: a game of a few minutes at 1960 speed (README: what it takes).
+# The default show: a game of a few minutes at 1960 speed (docs/demonstration.md).
 DEFAULT_PITS, DEFAULT_SEEDS, DEFAULT_LEVEL = 4, 3, 13
 
 SWITCH_MEANINGS = (

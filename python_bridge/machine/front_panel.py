@@ -1,8 +1,7 @@
 """The front panel as the Kalah program reads it: sense switches and test word.
 
-These encodings are the operating instructions in docs/pdp1-program.md (a
-test holds its sense switches to these) and in the header of
-``pdp1_src/kalah.mac``; keep the three in step.
+These encodings are the operating instructions in docs/pdp1-program.md and in the
+header of ``pdp1_src/kalah.mac``; keep the three in step.
 """
 
 from __future__ import annotations
@@ -47,8 +46,7 @@ class PanelSettings:
         )
 
     def test_word(self) -> int:
-        """Bits 15-17 seeds, 12-14 pits (0: the program's dseed and dpits, usually 4 and 6), 6-11 depth
-        (0 = default), bit 0 demo."""
+        """Bits 15-17 seeds (0 = 4), 12-14 pits (0 = 6), 6-11 depth (0 = default), bit 0 demo."""
         return (
             (TW_DEMO if self.demo else 0)
             | ((self.depth & 0o77) << 6)

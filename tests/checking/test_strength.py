@@ -1,6 +1,6 @@
 """The strength benchmark's parts (``checking.strength``): openings, colours, tallies, its lines, its seed.
 
-The benchmark itself is ``make bench-strength`` (minutes, figures in the README), not a
+The benchmark itself is ``make bench-strength`` (minutes, figures in docs/figures.md), not a
 test.  Here: the openings and colours every run uses, the exact form of its lines, the
 one-line refusal when open_spiel is missing, and, where open_spiel is installed, two
 short games of each kind played twice to show that a seed fixes them whatever the jobs.

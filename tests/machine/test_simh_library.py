@@ -1,7 +1,7 @@
 """The SIMH wrapper as a library for any PDP-1 program, through the ``pdp1`` pytest fixture.
 
 The programs here are small ones written for these tests, not Kalah: they show that the wrapper
-knows nothing of the Kalah program, and they are the README's "Testing your own PDP-1 program".
+knows nothing of the Kalah program, and they are docs/tools.md's "Testing your own PDP-1 program".
 """
 
 from __future__ import annotations
@@ -143,13 +143,13 @@ def test_the_end_of_run_guard_sees_a_running_pdp1_and_not_a_closed_one() -> None
 
 
 def test_the_readme_example_runs_as_a_test_file_of_its_own(tmp_path) -> None:
-    """README, "Testing your own PDP-1 program": its test, outside this project, through the plugin's entry point."""
+    """docs/tools.md, "Testing your own PDP-1 program": its test, outside this project, through the plugin's entry point."""
     import subprocess
     import sys
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme.split("## Testing your own PDP-1 program", 1)[1]
+    page = (Path(__file__).resolve().parents[2] / "docs" / "tools.md").read_text()
+    section = page.split("## Testing your own PDP-1 program", 1)[1]
     (tmp_path / "test_example.py").write_text(section.split("```python\n", 1)[1].split("```", 1)[0])
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_example.py"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)

@@ -1,8 +1,8 @@
 """SIMH 3.8.1's typewriter has one buffer for keys and printing: a key struck while the PDP-1 types
 replaces the character being printed (pdp1_stddev.c: tyo loads tty_buf, the printer's service prints
 tty_buf later, the keyboard's service overwrites it).  The bridge therefore types only whole lines,
-only when the program has finished its question and waits in its line reader (README, "What is
-authentic"); this test shows the hazard it avoids is real."""
+only when the program has finished its question and waits in its line reader (docs/tools.md, "The
+typewriter's one buffer"); this test shows the hazard it avoids is real."""
 
 from __future__ import annotations
 

@@ -1,0 +1,209 @@
+"""``docs/figures.md``, written by ``make figures``: every figure the docs quote, each from the command that measures it.
+
+Why a page of command outputs: a figure typed into prose goes stale the day the program changes (the
+README once said "41 blocks" of a tape that had 49).  Here each section is one command run as a user
+would run it (this Python, ``-m`` the module), its standard output kept verbatim under the command
+line, the date, the machine's cores and the time the run took; the other pages point here instead of
+typing numbers.
+
+Sections are kept between runs: a run regenerates the sections asked for and leaves the others as
+they were, with their own dates.  The default set takes minutes; the long ones (the two-seed proofs
+with every cycle counted, the three-seed proof, the strength benchmark: up to hours) run only when
+asked for by name or with ``all``, so refreshing the rest never costs hours.  A command that fails
+leaves its old section in place and makes the run fail (exit 1), after the others have run.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..machine.kalah_program import SOURCE_FILES
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "figures.md"
+KALAH_SOURCES = tuple(f"pdp1_src/{name}" for name in SOURCE_FILES)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One command whose output is a section of the page."""
+
+    name: str                 # the section's name on the command line (``FIGURES=name``)
+    title: str
+    what: str                 # what the figures are and how they were measured, for a reader
+    module: str               # run as ``python -m module args...``
+    args: tuple[str, ...] = ()
+    long: bool = False        # only when asked for by name, or with ``all``
+
+    def argv(self) -> list[str]:
+        return [sys.executable, "-m", self.module, *self.args]
+
+    def shown(self) -> str:
+        """The command as a reader types it, from the project's folder with its virtual environment."""
+        return " ".join([".venv/bin/python", "-m", self.module, *self.args])
+
+
+def _prove(name: str, seeds: int, title: str, what: str, *flags: str, long: bool = False) -> Section:
+    return Section(name, title, what, "python_bridge", ("prove", "--pits", "6", "--seeds", str(seeds), *flags), long)
+
+
+SECTIONS = (
+    Section("bench", "The PDP-1 program: core, cycles a position, the default level, rates",
+            "Core used, from the assembler's symbols and the tape. The `b` search's instructions and memory "
+            "cycles a position (every instruction's cycles from SIMH's history, the Handbook's table), and where "
+            "they go by routine. The default level as play mode thinks (`think`) on positions of seeded 6-pit, "
+            "4-seed games: true 1960 seconds a move (cycles x 5 us) and the depth reached. Play-mode moves "
+            "cross-checked a second and diagnostic fuzz cases a second, at full speed, on this machine.",
+            "python_bridge", ("bench",)),
+    Section("reference", "The reference search's speed",
+            "Positions a second of the Python reference search from the standard start, depths 4 to 8, the "
+            "fastest of several runs (it bounds how much checking a test run can afford).",
+            "python_bridge.reference.benchmark"),
+    Section("contract", "What each search-contract change buys",
+            "The default level's deepening within its position budget, with each candidate change to the "
+            "search contract switched on by itself, over seeded 6-pit, 4-seed positions: the depth reached, "
+            "over all positions and over the midgame ones. \"kept\" is the contract the PDP-1 runs.",
+            "python_bridge.reference.contract_study"),
+    Section("assembler", "The cross-assembler against macro1",
+            "The project's assembler (`tools.macro`) and Debian's `macro1`, each as a separate process, best "
+            "of several runs, on a long generated source and on the Kalah program; their outputs compared.",
+            "tools.macro.bench", KALAH_SOURCES),
+    _prove("prove-6-1", 1, "Proof: Kalah(6,1), standard rules",
+           "The PDP-1's `w 0` from the start, every memory cycle counted, checked against `ref prove`."),
+    _prove("prove-6-1-empty", 1, "Proof: Kalah(6,1), empty capture",
+           "The same under the empty-capture rule.", "--empty-capture"),
+    _prove("value-6-1", 1, "Exact value: Kalah(6,1)",
+           "The first player's exact margin by bound tests on the PDP-1, each checked, compared with "
+           "`ref solve`.", "--value"),
+    _prove("value-6-2", 2, "Exact value: Kalah(6,2)",
+           "The same for two seeds, at full speed (instructions counted, not cycles).", "--value", "--no-cycles"),
+    _prove("prove-6-2", 2, "Proof: Kalah(6,2), standard rules",
+           "The PDP-1's `w 0` from the start, every memory cycle counted (host time: many minutes).", long=True),
+    _prove("prove-6-2-empty", 2, "Proof: Kalah(6,2), empty capture",
+           "The same under the empty-capture rule.", "--empty-capture", long=True),
+    _prove("prove-6-3-empty", 3, "Proof: Kalah(6,3), empty capture",
+           "McCarthy's third claim on the same 4,096-word machine, at full speed (instructions counted; "
+           "counting its cycles would take most of a day), checked against `ref prove` (itself about half "
+           "an hour).", "--empty-capture", "--no-cycles", long=True),
+    Section("strength", "Strength against OpenSpiel",
+            "The default level (the reference's `level_move`, which the PDP-1 mirrors move for move) against "
+            "OpenSpiel's alpha-beta and MCTS bots, all 35 two-ply openings with both colours. Needs the "
+            "optional package open-spiel (`make bench-strength` or `make figures FIGURES=all` installs it).",
+            "python_bridge", ("strength", "--games", "70", "--seed", "1", "--jobs", "2"), long=True),
+)
+BY_NAME = {section.name: section for section in SECTIONS}
+DEFAULT = tuple(section.name for section in SECTIONS if not section.long)
+
+_BLOCK = re.compile(r"<!-- section (?P<name>[\w-]+) -->\n.*?<!-- /section (?P=name) -->\n", re.S)
+HEADER = """# Figures
+
+Every measured figure the README and the pages in `docs/` refer to: each section below is the verbatim
+output of the command shown above it, run on the date and on the machine (its cores) given there.
+Written by `make figures` (`python -m python_bridge figures`); do not edit it by hand.
+
+- `make figures` runs the default sections: {default}.
+- `make figures FIGURES=all` runs every section, the long ones too: {long}.
+- `make figures FIGURES=name,name` runs the named ones.
+
+Sections not run keep their last output and date; each says how long its command took. Host times
+and rates are of a shared machine and vary with its load; instructions, memory cycles, 1960 seconds,
+node counts and depths are the same on every run.
+
+"""
+
+def choose(spec: str) -> list[Section]:
+    """``default``, ``all`` or a comma-separated list of section names -> the sections, in page order.
+
+    Raises ValueError naming an unknown section (the caller reports it as a usage error)."""
+    if spec == "default":
+        return [BY_NAME[name] for name in DEFAULT]
+    if spec == "all":
+        return list(SECTIONS)
+    names = [name.strip() for name in spec.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BY_NAME]
+    if unknown or not names:
+        raise ValueError(f"unknown section {unknown[0]!r}" if unknown else "no section named")
+    return [section for section in SECTIONS if section.name in names]
+
+
+def cores() -> int:
+    """The cores this process may run on, as ``nproc`` counts them."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def render(section: Section, output: str, when: str, took: float) -> str:
+    """One section of the page: title, what it measures, the command line, date, cores and time, the output."""
+    return (f"<!-- section {section.name} -->\n## {section.title}\n\n{section.what}\n\n"
+            f"`{section.shown()}`  \n{when}, {cores()} cores, took {took:.0f} s\n\n"
+            f"```text\n{output.rstrip()}\n```\n<!-- /section {section.name} -->\n")
+
+
+def placeholder(section: Section) -> str:
+    how = f"`make figures FIGURES={section.name}`" + (" or `FIGURES=all`" if section.long else "")
+    return (f"<!-- section {section.name} -->\n## {section.title}\n\n{section.what}\n\n"
+            f"`{section.shown()}`\n\nNot run yet on this page: {how} runs it.\n<!-- /section {section.name} -->\n")
+
+
+def kept_sections(page: Path) -> dict[str, str]:
+    """The sections an earlier run left on the page, by name."""
+    text = page.read_text() if page.is_file() else ""
+    return {match["name"]: match[0] for match in _BLOCK.finditer(text)}
+
+
+def compose(blocks: dict[str, str]) -> str:
+    long = ", ".join(section.name for section in SECTIONS if section.long)
+    body = "\n".join(blocks.get(section.name) or placeholder(section) for section in SECTIONS)
+    return HEADER.format(default=", ".join(DEFAULT), long=long) + body
+
+
+@dataclass(frozen=True)
+class Outcome:
+    section: Section
+    ok: bool
+    took: float
+    detail: str               # the output, or why it failed
+
+
+def run_section(section: Section) -> Outcome:
+    """Run one section's command from the project's folder; its stdout is the section's text."""
+    began = time.monotonic()
+    done = subprocess.run(section.argv(), cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    took = time.monotonic() - began
+    if done.returncode != 0:
+        last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
+        return Outcome(section, False, took, f"exit status {done.returncode}: {last}")
+    return Outcome(section, True, took, done.stdout)
+
+
+def write_page(sections: list[Section], page: Path = PAGE,
+               say: Callable[[str], None] = print) -> int:
+    """Run ``sections`` one after another, rewriting ``page`` after each; 0 when all ran, 1 otherwise."""
+    failed = 0
+    began = time.monotonic()
+    page.parent.mkdir(parents=True, exist_ok=True)
+    for n, section in enumerate(sections, 1):
+        say(f"figures: [{n}/{len(sections)}] {section.name}: {section.shown()}")
+        outcome = run_section(section)
+        if outcome.ok:
+            when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            blocks = kept_sections(page)  # read again: another run may have written a section meanwhile
+            blocks[section.name] = render(section, outcome.detail, when, outcome.took)
+            page.write_text(compose(blocks))
+            say(f"figures: {section.name} done in {outcome.took:.0f} s")
+        else:
+            failed += 1
+            say(f"figures: {section.name} FAILED after {outcome.took:.0f} s ({outcome.detail}); its old section kept")
+    if not page.is_file():
+        page.write_text(compose({}))
+    say(f"figures: {len(sections) - failed} of {len(sections)} sections written to "
+        f"{page.relative_to(ROOT) if page.is_relative_to(ROOT) else page} in {time.monotonic() - began:.0f} s")
+    return 1 if failed else 0
