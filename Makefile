@@ -129,7 +129,7 @@ kiosk: MODE = kiosk
 kiosk: build
 	$(PY) -m python_bridge kiosk --config $(CONFIG)
 
-## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk (no test tools), /etc/kalah-kiosk, the server and its screen (cage running Chromium) as systemd units (docs/kiosk-install.md)
+## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk (no test tools), /etc/kalah-kiosk, the server and its screen (cage running Chromium) as systemd units (docs/kiosk.md)
 install-kiosk:
 	@deploy/install.sh
 

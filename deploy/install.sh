@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make install-kiosk: install the kiosk on this machine, as root (docs/kiosk-install.md).
+# make install-kiosk: install the kiosk on this machine, as root (docs/kiosk.md).
 #
 #   the project        -> $PREFIX (default /opt/kalah-kiosk), its .venv (the kiosk's packages only: no
 #                         test tools) and build/kalah.rim made there

@@ -39,7 +39,7 @@ if [ -n "${WAYLAND_DISPLAY:-}" ]; then
             *) say "KALAH_KIOSK_ROTATE=$ROTATE ignored: 0, 90, 180 or 270" ;;
         esac
     else
-        [ "$ROTATE" = 0 ] || say "this cage cannot turn the picture (Debian 12: give cage -r instead, docs/kiosk-install.md)"
+        [ "$ROTATE" = 0 ] || say "this cage cannot turn the picture (Debian 12: give cage -r instead, docs/kiosk.md)"
     fi
 fi
 

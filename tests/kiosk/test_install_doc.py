@@ -1,4 +1,4 @@
-"""docs/kiosk-install.md, the technician's install: every command in its shell blocks is a real one (a
+"""docs/kiosk.md's "A gallery install, step by step", the technician's install: every command in its shell blocks is a real one (a
 program on this machine or in a package the install names, a unit the install makes, a make target, a
 file a staged install has), and the cheap ones are run: the token's grep on a staged configuration, the
 health command against a real server, the Debian 12 drop-in through `systemd-analyze verify`."""
@@ -16,7 +16,7 @@ import pytest
 
 from tests.kiosk.kiosk_support import ROOT, KioskServer, install_screen_programs, render_unit, write_config
 
-DOC = ROOT / "docs" / "kiosk-install.md"
+DOC = ROOT / "docs" / "kiosk.md"
 UNITS = ("kalah-kiosk", "kalah-kiosk-screen")
 # the programs the doc uses that a fresh Debian lacks, and the package install-kiosk brings them in
 INSTALLED_BY_US = {"aplay": "alsa-utils", "speaker-test": "alsa-utils", "alsactl": "alsa-utils", "alsamixer": "alsa-utils"}
@@ -24,11 +24,22 @@ SHELL_WORDS = {"cd", "exit", "echo"}
 MADE_LATER = ("/etc/udev/rules.d/", "/var/lib/kalah-kiosk/", "/proc/")  # by the technician, the server, the kernel
 
 
+SECTION = "## A gallery install, step by step"
+
+
+def install_section() -> str:
+    """The page's install section: from its heading to the next heading of the same level."""
+    text = DOC.read_text()
+    start = text.index(SECTION)
+    end = text.find("\n## ", start + len(SECTION))
+    return text[start:end if end >= 0 else len(text)]
+
+
 def blocks(kind: str) -> list[str]:
     """The fenced blocks of the doc marked ``kind`` (sh: commands; "": file contents and output)."""
     found: list[tuple[str, list[str]]] = []
     open_block: list[str] | None = None
-    for line in DOC.read_text().splitlines():
+    for line in install_section().splitlines():
         if line.startswith("```"):
             if open_block is None:
                 open_block = []
