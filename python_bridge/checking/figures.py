@@ -118,14 +118,22 @@ def measure_crosscheck_rate(games: int, seed: int) -> tuple[int, float]:
     return moves, time.perf_counter() - began
 
 
-def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int) -> int:
-    """Measure and print every figure; the same seed measures the same positions and games."""
+def core_line() -> str:
+    """The core the program uses, from the assembler's symbols and the tape: one line."""
     used, top = core_figures()
+    return (f"core: program and data {used} words, with the buffers and the search's and proof's frames "
+            f"{top - 0o100} words, of {MEMORY_WORDS} (addresses 0100-{top - 1:04o}; the read-in loader keeps "
+            "7751-7777)")
+
+
+def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int, core_only: bool = False) -> int:
+    """Measure and print every figure (or only the core used); the same seed measures the same positions and games."""
     out = sys.stdout
+    if core_only:
+        print(core_line(), file=out)
+        return 0
     print("Kalah on the PDP-1: figures (every one measured in this run)", file=out)
-    with_buffers = top - 0o100
-    print(f"core: program and data {used} words, with the buffers and the search's and proof's frames {with_buffers} words, "
-          f"of {MEMORY_WORDS} (addresses 0100-{top - 1:04o}; the read-in loader keeps 7751-7777)")
+    print(core_line(), file=out)
 
     positions = sample_positions(positions_count, seed)
     print(f"\nsearch cost, b command, {len(positions)} positions from seeded reference games "

@@ -56,6 +56,9 @@ def _prove(name: str, seeds: int, title: str, what: str, *flags: str, long: bool
 
 
 SECTIONS = (
+    Section("core", "The PDP-1 program's core", "Words of core the program uses, from the assembler's symbols and "
+            "the tape (the bench section below says it again, with what it measured).", "python_bridge",
+            ("bench", "--core")),
     Section("bench", "The PDP-1 program: core, cycles a position, the default level, rates",
             "Core used, from the assembler's symbols and the tape. The `b` search's instructions and memory "
             "cycles a position (every instruction's cycles from SIMH's history, the Handbook's table), and where "
@@ -66,12 +69,12 @@ SECTIONS = (
     Section("reference", "The reference search's speed",
             "Positions a second of the Python reference search from the standard start, depths 4 to 8, the "
             "fastest of several runs (it bounds how much checking a test run can afford).",
-            "python_bridge.reference.benchmark"),
+            "python_bridge", ("bench-ref",)),
     Section("contract", "What each search-contract change buys",
             "The default level's deepening within its position budget, with each candidate change to the "
             "search contract switched on by itself, over seeded 6-pit, 4-seed positions: the depth reached, "
             "over all positions and over the midgame ones. \"kept\" is the contract the PDP-1 runs.",
-            "python_bridge.reference.contract_study"),
+            "python_bridge", ("bench-contract",)),
     Section("assembler", "The cross-assembler against macro1",
             "The project's assembler (`tools.macro`) and Debian's `macro1`, each as a separate process, best "
             "of several runs, on a long generated source and on the Kalah program; their outputs compared.",

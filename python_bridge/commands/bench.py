@@ -21,10 +21,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="positions of 6-pit, 4-seed games timed at the default level (default 200)")
     parser.add_argument("--fuzz-cases", type=FUZZ_CASES, default=3000, help="diagnostic fuzz cases (default 3000)")
     add_seed(parser, 1960, "the seed that picks the positions and games")
+    parser.add_argument("--core", action="store_true", help="only the core the program uses (measures nothing)")
     return parser
 
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    return run_guarded(lambda: report(args.positions, args.level_positions, args.fuzz_cases, args.seed), (UsageError,),
+    return run_guarded(lambda: report(args.positions, args.level_positions, args.fuzz_cases, args.seed, args.core), (UsageError,),
                        needs_tape=True)
