@@ -176,6 +176,7 @@ class GameDriver(Closing):
     max_restarts: int = MAX_RESTARTS  # a game; 0: the first failure raises (the cross-check counts it)
     restore_tries: int = RESTORE_TRIES
     timeout: float = 10.0  # SIMH's answers and the read-in
+    machine_config: MachineConfig | None = None  # the emulator's speed; None: as the pacer needs (``config``)
     machine: KalahMachine | None = field(default=None, init=False)
     checker: CrossChecker | None = field(default=None, init=False)
     transcript: str = field(default="", init=False)  # this game's typewriter output (kept across restarts)
@@ -202,7 +203,10 @@ class GameDriver(Closing):
     # -- the machine ----------------------------------------------------------------------------
     @property
     def config(self) -> MachineConfig:
-        """Stepped at a pace, the machine idles throttled between steps; otherwise it runs flat out."""
+        """The front end's choice, or: stepped at a pace, the machine idles throttled between steps;
+        otherwise it runs flat out."""
+        if self.machine_config is not None:
+            return self.machine_config
         return QUIET_SPEED if self.pacer.paced else FULL_SPEED
 
     @property

@@ -123,7 +123,7 @@ def test_a_mismatch_is_logged_with_its_reproduction_and_a_clean_game_follows(tmp
     def damage(sim) -> None:  # one more seed in the program's pit 1: its board no longer matches
         sim.deposit(board, sim.examine(board) + 1)
 
-    with Harness(tmp_path) as h:
+    with Harness(tmp_path, think_rate=1_000_000) as h:  # a counted pace: the PDP-1 stops where it thinks
         h.wait(lambda: h.state()["phase"] == "thinking" or h.runner.stats.games_played > 0, what="a game")
         h.runner.inject_at_next_think(damage)
         h.wait(lambda: h.runner.stats.mismatches == 1, what="the mismatch")
@@ -238,3 +238,15 @@ def test_a_finished_game_left_idle_counts_as_played_not_aborted(tmp_path, kalah_
         h.wait(lambda: h.state()["mode"] == "attract", timeout=30, what="back to attract mode")
         stats = h.runner.stats
     assert stats.visitor_games == 1 and stats.aborted_games == 0, h.recorder.lines
+
+
+def test_fast_mode_runs_the_thinking_free_on_a_throttled_emulator(tmp_path, kalah_tape) -> None:
+    """Fast: no breakpoints at the thinking (no cycle counting to wait for), and the emulator throttled
+    so that its keyboard loop idles instead of spinning a core; games still cross-checked."""
+    from python_bridge.machine.simh import QUIET_SPEED
+
+    with Harness(tmp_path) as h:
+        h.wait(lambda: h.runner.stats.attract_games >= 2, what="two attract games")
+        driver = h.runner.driver
+        assert driver.config == QUIET_SPEED and driver.breakpoints == () and not driver.pacer.counted
+        assert h.runner.stats.mismatches == 0 and h.runner.stats.errors == 0

@@ -21,7 +21,10 @@ SMALL = ["--pits", "4", "--seeds", "3", "--level", "2"]
 
 @pytest.mark.simh
 def test_a_soak_that_measured_nothing_does_not_pass(tmp_path: Path, kalah_tape: Path) -> None:
-    done = subprocess.run(SOAK + ["--games", "1", "--duration", "10", "--kill-every", "0", *SMALL], cwd=ROOT,
+    # level 14 on six pits of six seeds: a move takes seconds even flat out, so no game ends after the
+    # warm-up within the ten seconds, however fast the host (a fast kiosk game at level 2 takes about one)
+    slow = ["--pits", "6", "--seeds", "6", "--level", "14"]
+    done = subprocess.run(SOAK + ["--games", "1", "--duration", "10", "--kill-every", "0", *slow], cwd=ROOT,
                           capture_output=True, text=True, timeout=180, env={**os.environ, "TMPDIR": str(tmp_path)})
     out = done.stdout
     assert done.returncode == 1, out + done.stderr
