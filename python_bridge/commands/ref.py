@@ -21,10 +21,10 @@ import time
 
 from .validators import (EXIT_OK, PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
                          variants_from)
-from ..reference.rules import RulesError, Variants, play
-from ..reference.prove import ProofError, ProofTooDeep, prove
+from ..reference.rules import ENDED, RulesError, Variants, play
+from ..reference.prove import MAX_BOUND, ProofError, ProofTooDeep, prove
 from ..reference.search import SearchError, best_move, level_move
-from ..reference.estimates import estimate_search
+from ..reference.estimates import estimate_position_proof, estimate_search, position_proof_positions
 from ..reference.notation import NotationError, format_position, parse_position
 from .progress import CountTicker, announce
 
@@ -34,6 +34,7 @@ MAX_DIGITS = 18          # pits and depths are small; a longer number is refused
 # Kalah(6,6) grows by 30 MB every 5 s for hours.  Larger ones need --anyway.
 SOLVE_LIMIT = 20
 WATCHED_FROM_DEPTH = 9   # shallower searches take well under a second: no probe, no estimate
+WATCHED_FROM_POSITIONS = 100_000  # a proof the model makes smaller takes seconds: no probe, no estimate
 
 
 def _int_arg(text: str, what: str) -> int:
@@ -74,9 +75,23 @@ def answer_best(position_text: str, depth_text: str, variants: Variants, watched
 
 
 def answer_prove(position_text: str, bound_text: str, variants: Variants) -> str:
-    """``above <yes|no> nodes <k>``: does the side to move finish above the bound (``reference.prove``)?"""
+    """``above <yes|no> nodes <k>``: does the side to move finish above the bound (``reference.prove``)?
+
+    A long proof is announced first (a model of its size, the rate measured here) and shows its progress."""
     position = parse_position(position_text)
-    return prove(position, _int_arg(bound_text, "bound"), variants).line()
+    bound = _int_arg(bound_text, "bound")
+    if (position.to_move == ENDED or not -MAX_BOUND <= bound <= MAX_BOUND
+            or position_proof_positions(position) < WATCHED_FROM_POSITIONS):
+        return prove(position, bound, variants).line()  # refused at once, or short: no probe, no estimate
+    estimate = estimate_position_proof(position, variants)
+    announce(f"the proof (about {estimate.nodes:,} positions)", estimate.seconds,
+             f"a model fitted to the measured proofs, at {estimate.per_second:,.0f} positions a second measured "
+             f"searching this position")
+    ticker = CountTicker("positions", estimate.nodes)
+    try:
+        return prove(position, bound, variants, progress=ticker).line()
+    finally:
+        ticker.done()
 
 
 def answer_batch_line(line: str, variants: Variants) -> str:

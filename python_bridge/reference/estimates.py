@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 
 from .rules import Position, Variants
-from .search import MIN_DEPTH, best_move, check_search
+from .search import MAX_DEPTH, MIN_DEPTH, best_move, check_search
 
 PROBE_SECONDS = 0.5
 PROOF_LOG_INTERCEPT, PROOF_LOG_SLOPE = 0.33, 0.207  # the proof model (see the docstring)
@@ -85,5 +85,22 @@ def estimate_search(position: Position, depth: int, variants: Variants) -> Searc
 def estimate_proof(pits: int, seeds: int, value: bool = False) -> int:
     """About how many positions a proof from the start of Kalah(pits, seeds) visits (``value``: all the bound
     tests of an exact value)."""
-    positions = 10 ** (PROOF_LOG_INTERCEPT + PROOF_LOG_SLOPE * 2 * pits * seeds)
-    return two_figures(positions * (BOUND_TESTS if value else 1))
+    return two_figures(proof_positions(2 * pits * seeds) * (BOUND_TESTS if value else 1))
+
+
+def proof_positions(seeds_on_board: int) -> float:
+    """The model's positions for a proof of a position with ``seeds_on_board`` seeds in its pits."""
+    return 10 ** (PROOF_LOG_INTERCEPT + PROOF_LOG_SLOPE * seeds_on_board)
+
+
+def position_proof_positions(position: Position) -> int:
+    """The model's positions for proving ``position``: those of a start with as many seeds in the pits."""
+    in_pits = sum(position.board) - position.board[position.pits] - position.board[2 * position.pits + 1]
+    return two_figures(proof_positions(in_pits))
+
+
+def estimate_position_proof(position: Position, variants: Variants) -> SearchEstimate:
+    """``position_proof_positions``, at the rate a short probe of the reference searching the same position
+    measures here (a proof's position costs about a search's)."""
+    probe = estimate_search(position, MAX_DEPTH, variants)
+    return SearchEstimate(position_proof_positions(position), False, probe.per_second, probe.probed)

@@ -44,9 +44,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 from .rules import ENDED, Position, Variants, other, play, STANDARD
-from .search import move_order
+from .search import PROGRESS_MASK, move_order
 
 MAX_PLIES = 100  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
 MAX_BOUND = 99  # bounds are -99..99: every margin lies within -72..72
@@ -75,14 +76,17 @@ class ProofResult:
 class _Prover:
     """One proof: holds the variants, the node counter and the deepest ply while recursing."""
 
-    def __init__(self, variants: Variants) -> None:
+    def __init__(self, variants: Variants, progress: Callable[[int], None] | None = None) -> None:
         self.variants = variants
         self.nodes = 0
         self.deepest = 0
+        self.progress = progress  # told the nodes so far every 65,536 nodes (a long proof's progress)
 
     def negamax(self, position: Position, view: str, ply: int, alpha: int, beta: int) -> int:
         """Fail-hard value of ``position`` (not finished) from ``view``, the side to move."""
         self.nodes += 1
+        if not self.nodes & PROGRESS_MASK and self.progress is not None:
+            self.progress(self.nodes)
         if ply >= MAX_PLIES:
             raise ProofTooDeep(f"the proof needs more than {MAX_PLIES} plies")
         self.deepest = max(self.deepest, ply)
@@ -101,13 +105,16 @@ class _Prover:
         return alpha
 
 
-def prove(position: Position, bound: int, variants: Variants = STANDARD) -> ProofResult:
-    """Does the side to move finish with a margin above ``bound`` under perfect play?"""
+def prove(position: Position, bound: int, variants: Variants = STANDARD,
+          progress: Callable[[int], None] | None = None) -> ProofResult:
+    """Does the side to move finish with a margin above ``bound`` under perfect play?
+
+    ``progress``: told the positions searched so far every 65,536 (it changes nothing in the proof)."""
     if position.to_move == ENDED:
         raise ProofError("the game is over")
     if not -MAX_BOUND <= bound <= MAX_BOUND:
         raise ProofError(f"the bound must be -{MAX_BOUND} to {MAX_BOUND}, not {bound}")
-    prover = _Prover(variants)
+    prover = _Prover(variants, progress)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * MAX_PLIES + 200))
     try:

@@ -71,6 +71,12 @@ def test_a_deep_search_of_a_6x6_position_is_announced_and_shows_progress() -> No
     assert ("hours" in note or "days" in note or "years" in note) and status == 130
 
 
+def test_a_long_reference_proof_is_announced() -> None:
+    seen, status = lines_until(["ref", "prove", "3 3 3 3 3 3 0 3 3 3 3 3 3 0 s", "0"],
+                               ["note: the proof (about 61,000,000 positions) will take about "])
+    assert "positions a second measured searching this position" in seen[-1] and status == 130
+
+
 @pytest.mark.simh
 def test_think_at_depth_20_is_announced_before_the_machine_starts(kalah_tape: Path) -> None:
     seen, status = lines_until(["think", START_6_4, "--depth", "20"], ["note: the depth-20 search, about "])
