@@ -99,8 +99,10 @@ def test_the_screen_session_shows_the_page_which_plays_a_move(session_folder, tm
         for name in ("home", "run"):
             os.chown(session_folder / name, nobody.pw_uid, nobody.pw_gid)
         command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                   'mount -t tmpfs -o mode=1777 tmpfs /tmp && exec setpriv --reuid=nobody --regid=nogroup '
-                   '--clear-groups -- "$@"', "sh", *command]
+                   # Xwayland's sockets in a folder of the namespace's own (PrivateTmp= in the unit); not all
+                   # of /tmp, which may hold the checkout itself (a CI clone) and so the session's script
+                   'mkdir -p /tmp/.X11-unix && mount -t tmpfs -o mode=1777 tmpfs /tmp/.X11-unix && '
+                   'exec setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"', "sh", *command]
     port = free_port()
     env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "HOME": str(session_folder / "home"),
            "XDG_RUNTIME_DIR": str(session_folder / "run"),

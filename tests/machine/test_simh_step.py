@@ -11,11 +11,15 @@ from python_bridge.machine.simh import SimhError
 
 def test_step_runs_exactly_the_instructions_asked_and_returns_the_output(kalah_tape) -> None:
     panel = PanelSettings(pits=4, seeds=3, depth=2, pdp1_first=True)
-    with KalahMachine(panel) as machine:
+    # stopped where the program starts: read in whole (a stop during the read-in would leave the
+    # loader waiting on the reader), nothing typed yet
+    with KalahMachine(panel, breakpoints=(0o100,)) as machine:
         sim = machine.sim
         with pytest.raises(SimhError):
             sim.step(10)  # the machine is running
-        sim.stop()
+        stop = sim.wait_for_stop(30)
+        assert stop.pc == 0o100, stop
+        sim.clear_breakpoint(0o100)
         before = sim.instructions()
         typed = ""
         for _ in range(200):
