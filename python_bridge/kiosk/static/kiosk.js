@@ -511,11 +511,15 @@ function lamps(el, value, bits) {
   for (let i = 0; i < bits; i++) el.children[i].classList.toggle("on", Boolean((value >> (bits - 1 - i)) & 1));
 }
 
-function drawLights(l) {
-  lights = l;
+function drawLamps(l) {
   for (const reg of document.querySelectorAll("#console .reg")) {
     lamps(reg.querySelector(".lamps"), l[reg.dataset.reg] || 0, Number(reg.dataset.bits));
   }
+}
+
+function drawLights(l) {
+  lights = l;
+  drawLamps(l);
   drawConsoleStatus();
 }
 
@@ -674,22 +678,23 @@ function drawRulePictures(rules) {
 
 // the console's names beside its lamps where the column is wide enough (80 units) and every name fits on
 // its line beside them in every language (so a change of language never changes the console's size, nor
-// the paper's above it); above them where not
+// the paper's above it); else in two columns, each name on one line above its lamps; else in one column
 function fitConsole() {
   const unit = Math.min(window.innerWidth, window.innerHeight) / 134;
   const console_ = $("console");
   console_.classList.toggle("wide", console_.clientWidth >= 80 * unit);
   console_.classList.remove("pairs");
   const names = [...console_.querySelectorAll(".reg .name")];
+  const fits = { wide: (name) => name.parentElement.scrollWidth <= name.parentElement.clientWidth + 1,
+    pairs: (name) => name.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(name).lineHeight) };
   for (const lang of Object.keys(catalogues)) {
-    if (!console_.classList.contains("wide")) break;
     for (const name of names) name.textContent = catalogues[lang][name.dataset.i18n];
-    if (names.some((name) => name.parentElement.scrollWidth > name.parentElement.clientWidth + 1)) {
-      console_.classList.replace("wide", "pairs");
-    }
+    if (console_.classList.contains("wide") && !names.every(fits.wide)) console_.classList.replace("wide", "pairs");
+    if (console_.classList.contains("pairs") && !names.every(fits.pairs)) console_.classList.remove("pairs");
   }
   for (const name of names) name.textContent = t(name.dataset.i18n);
 }
 window.addEventListener("resize", fitConsole);
 
+drawLamps({});  // every lamp there, unlit, from the start: the console's arrangement is chosen with them (fitConsole)
 loadCatalogues().then(() => { setLanguage(language); connect(); });
