@@ -5,8 +5,9 @@ and every visible string in the chosen language.  Used by tests/kiosk/test_brows
 tests/kiosk/test_page_states.py.
 
 A capital's height is measured from the font the browser renders: the ascent of "H" in the element's
-computed font (a canvas's ``measureText``), times the element's scale on the screen (an SVG's
-drawings are scaled to their box), in CSS pixels, times the screen's millimetres a pixel.  The four
+computed font family and weight (a canvas's ``measureText`` at 100 px), times its computed size, times
+the element's scale on the screen (an SVG's drawings are scaled to their box), in CSS pixels, times
+the screen's millimetres a pixel.  The four
 screens are the panels a museum may use, each named with its diagonal; their millimetres a pixel
 follow from it: diagonal / sqrt(width² + height²) pixels.
 """
@@ -74,7 +75,7 @@ _LAYOUT = r"""
     const rolling = el.closest("#paper");  // the paper rolls up out of sight, as on the typewriter
     if (t.left < -0.5 || t.right > vw + 0.5 || (!rolling && (t.top < -0.5 || t.bottom > vh + 0.5)))
       problems.push(`off the screen: ${name(el)} "${text.slice(0, 30)}"`);
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    for (let a = el; a && a !== document.body; a = a.parentElement) {  // the element itself may clip its text
       const cs = getComputedStyle(a);
       if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
       const r = a.getBoundingClientRect();
@@ -83,9 +84,10 @@ _LAYOUT = r"""
       break;
     }
     const cs = getComputedStyle(el);
-    canvas.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    // the font's capital height measured at 100 px (a small size's glyph box is rounded to whole pixels)
+    canvas.font = `${cs.fontStyle} ${cs.fontWeight} 100px ${cs.fontFamily}`;
     const scale = el instanceof SVGElement ? el.getScreenCTM().a : 1;
-    const cap = canvas.measureText("H").actualBoundingBoxAscent * scale * mm;
+    const cap = canvas.measureText("H").actualBoundingBoxAscent / 100 * parseFloat(cs.fontSize) * scale * mm;
     if (far.has(el)) {
       farCount++;
       if (cap < %(far)s) problems.push(`text too small to read from 1.5 m: ${name(el)} "${text.slice(0, 30)}" ${cap.toFixed(2)} mm`);
