@@ -38,3 +38,11 @@ def test_polish_fits_anyone_and_takes_the_right_cases() -> None:
     assert not gendered, gendered
     assert polish["status.your_turn"].endswith("dotknij zielonego dołka")  # dotknąć takes the genitive
     assert polish["move.visitor"].startswith("Grasz") and polish["move.swap.visitor"] == "Zamieniasz strony"
+
+
+def test_the_about_card_is_true_at_either_speed() -> None:
+    """The kiosk runs at the 1960 pace or fast: the card claims neither."""
+    english = catalogue("en")
+    about = " ".join(english[key] for key in ("about.machine", "about.kalah", "about.real")).lower()
+    assert not [word for word in ("pace", "speed", "1960 time", "as fast", "as slow") if word in about]
+    assert "november 1960" in about and "reconstruction" in about and "shersh.1" in about
