@@ -50,7 +50,12 @@ token on); with no token, it is the oldest connection still open.  Before
 that, ``/ws`` is refused with 403 unless the request's ``Host`` is one of
 ``allowed_hosts`` with the kiosk's port and its ``Origin`` is
 ``http://`` that host (a page of another site cannot reach the kiosk through
-a visitor's browser), and with 503 when ``max_connections`` are open.
+a visitor's browser), and with 503 when ``max_connections`` are open.  With a
+token, watching pages get ``max_connections - 1`` places: the kiosk's own page
+always gets in (an older connection of its own, not yet timed out, is closed
+to make room).  A refused page retries, waiting twice as long each time, up
+to a minute; the kiosk's own page up to 2 s.  A watching page says on the
+screen that it watches, and shows nothing to touch.
 
 Whether a well-formed move is allowed *now* (the visitor's turn, a legal
 pit) is the runner's decision; this module checks only the form.

@@ -15,16 +15,21 @@ Connection hygiene, for a machine left alone for weeks: a request whose
 ``Host`` (or ``Origin``) is not the kiosk's own is answered 403 (no page of
 another site, and no DNS rebinding, reaches the kiosk through a browser);
 ``/ws`` needs the kiosk's ``Origin`` and is capped at ``max_connections``
-(503 beyond); the headers of a request must arrive within
+(503 beyond; with a control token one place is kept for the kiosk's own page,
+which always gets in); the headers of a request must arrive within
 ``header_timeout``, and an idle keep-alive connection is closed after it;
 the ``Server`` header names no versions; an overlong or unreadable path is
 404, never 500.  Every request but a healthy ``/health`` is one line in the
-log (``aiohttp.access``), every error of aiohttp one line, no traceback.
+log (``aiohttp.access``), every error of aiohttp one line, no traceback --
+but for refused screens: a page refused for want of a place retries, backing
+off up to a minute, and the log says so once an episode (``Refusals``), not
+once a retry.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 import os
@@ -58,6 +63,8 @@ class AccessLog(AbstractAccessLogger):
 
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
         if request.path == "/health" and response.status == 200:
+            return
+        if request.path == "/ws" and response.status == 503:  # a refused screen: logged by Refusals
             return
         self.logger.info('%s "%s %s" %d %.3f s', request.remote, request.method, request.path[:MAX_PATH],
                          response.status, time)
@@ -96,6 +103,40 @@ class Client:
         await self.ws.close()
 
 
+class Refusals:
+    """Screens refused for want of a place, logged once an episode rather than once a retry.
+
+    An episode begins with a refusal and ends when a screen is let in again, or when no screen has
+    been refused for ``QUIET_SECONDS`` (longer than a refused page's longest wait before it retries).
+    """
+
+    QUIET_SECONDS = 120.0
+
+    def __init__(self, log: logging.Logger) -> None:
+        self.log = log
+        self.count = 0  # refusals in the open episode; 0: none open
+        self.began = self.last = 0.0
+
+    def refused(self, open_now: int, limit: int, now: float) -> None:
+        if self.count and now - self.last > self.QUIET_SECONDS:
+            self._end(now, "no more tries")
+        if not self.count:
+            self.began = now
+            self.log.warning("a screen was refused: %d of %d connections open (max_connections); refused "
+                             "screens retry, waiting up to a minute, and are not logged again until one gets in",
+                             open_now, limit)
+        self.count += 1
+        self.last = now
+
+    def let_in(self, now: float) -> None:
+        if self.count:
+            self._end(now, "a screen got in again")
+
+    def _end(self, now: float, how: str) -> None:
+        self.log.info("screens refused: %d times in %.0f s, then %s", self.count, self.last - self.began, how)
+        self.count = 0
+
+
 class Hub:
     """Fans the runner's messages out to every page; ``publish`` may be called from any thread."""
 
@@ -104,6 +145,21 @@ class Hub:
         self.control_token = control_token
         self.clients: set[Client] = set()
         self.connections = 0
+
+    def admits(self, has_token: bool, limit: int) -> bool:
+        """Whether a new page gets in: the page with the token always (the place it takes is kept for it:
+        watching pages get ``limit - 1`` places when a token is configured), the others while places are free."""
+        if has_token:
+            return True
+        return len(self.clients) < (limit - 1 if self.control_token else limit)
+
+    def make_room(self, limit: int) -> None:
+        """Over the limit (a page with the token came while earlier ones are still open, a reloaded kiosk
+        page whose old connection has not yet timed out): the oldest page with the token, superseded, goes."""
+        holders = sorted((c for c in self.clients if c.has_token), key=lambda c: c.order)
+        for client in holders[:max(0, len(self.clients) - limit)]:
+            self.clients.discard(client)
+            asyncio.get_running_loop().create_task(client.close())
 
     def controller(self) -> Client | None:
         """Who controls the game: the newest page with the token if one is configured, else the oldest page."""
@@ -167,6 +223,7 @@ def build_app(runner: KioskRunner, hub: Hub, config: KioskConfig) -> web.Applica
     app[RUNNER_KEY] = runner
     started = time.time()
     rejections_shown: dict[int, float] = {}
+    refusals = Refusals(runner.log)
 
     async def index(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-store"})
@@ -181,14 +238,18 @@ def build_app(runner: KioskRunner, hub: Hub, config: KioskConfig) -> web.Applica
     async def websocket(request: web.Request) -> web.StreamResponse:
         if "Origin" not in request.headers:
             raise web.HTTPForbidden(text="the kiosk's page sends its Origin\n")
-        if len(hub.clients) >= config.max_connections:
+        token = request.query.get("control", "")
+        has_token = bool(config.control_token) and hmac.compare_digest(token.encode(), config.control_token.encode())
+        if not hub.admits(has_token, config.max_connections):
+            refusals.refused(len(hub.clients), config.max_connections, time.monotonic())
             raise web.HTTPServiceUnavailable(text="too many screens connected\n")
+        refusals.let_in(time.monotonic())
         ws = web.WebSocketResponse(heartbeat=10.0, max_msg_size=MAX_MESSAGE_BYTES * 2)
         await ws.prepare(request)
         hub.connections += 1
-        token = request.query.get("control", "")
-        client = Client(ws, hub.connections, bool(config.control_token) and token == config.control_token)
+        client = Client(ws, hub.connections, has_token)
         hub.clients.add(client)
+        hub.make_room(config.max_connections)
         hub.reassign(quiet=client)
         client.send(json.dumps({**runner.snapshot(), "control": client.controls}))
         bucket = TokenBucket()

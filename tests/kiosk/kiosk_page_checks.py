@@ -1,6 +1,15 @@
 """What the kiosk page must be on every screen, measured in a real Chromium: nothing cut off or
 scrolling, no touch target under 15 mm, text read from 1.5 m at least 5 mm tall (capital letters),
-and every visible string in the chosen language.  Used by tests/kiosk/test_browser.py.
+every other text a visitor reads (the paper, the console, the choices, the cards) at least 3 mm,
+and every visible string in the chosen language.  Used by tests/kiosk/test_browser.py and
+tests/kiosk/test_page_states.py.
+
+A capital's height is measured from the font the browser renders: the ascent of "H" in the element's
+computed font family and weight (a canvas's ``measureText`` at 100 px), times its computed size, times
+the element's scale on the screen (an SVG's drawings are scaled to their box), in CSS pixels, times
+the screen's millimetres a pixel.  The four
+screens are the panels a museum may use, each named with its diagonal; their millimetres a pixel
+follow from it: diagonal / sqrt(width² + height²) pixels.
 """
 
 from __future__ import annotations
@@ -13,7 +22,8 @@ from tests.kiosk.kiosk_support import ROOT
 
 CATALOGUES = ROOT / "python_bridge" / "kiosk" / "static" / "i18n"
 MIN_TARGET_MM = 15.0
-MIN_FAR_TEXT_MM = 5.0  # the height of a capital letter
+MIN_FAR_TEXT_MM = 5.0  # the height of a capital letter, text read from 1.5 m
+MIN_TEXT_MM = 3.0  # the height of a capital letter, any other text a visitor reads
 # strings that are the same in every language: numbers, the machine's name, and their mixtures
 INVARIANT = re.compile(r"^[\d\s.,:;×+–\-()]*(PDP-1)?[\d\s.,:;×+–\-()]*$")
 
@@ -27,10 +37,10 @@ class Screen:
 
 
 SCREENS = [
-    Screen("1920x1080-24in", 1920, 1080, 0.277),
-    Screen("1280x800-10in", 1280, 800, 0.170),
-    Screen("1080x1920-21in", 1080, 1920, 0.248),
-    Screen("1024x768-15in", 1024, 768, 0.297),
+    Screen("1920x1080-24in", 1920, 1080, 0.277),  # a 24" monitor on a wall: 531 x 299 mm
+    Screen("1280x800-10in", 1280, 800, 0.170),  # a 10.1" touch panel, the smallest: 218 x 136 mm
+    Screen("1080x1920-21in", 1080, 1920, 0.248),  # a 21.5" panel in portrait: 268 x 476 mm
+    Screen("1024x768-15in", 1024, 768, 0.297),  # a 15" 4:3 touch monitor: 304 x 228 mm
 ]
 
 
@@ -50,11 +60,11 @@ _LAYOUT = r"""
   };
   const name = (el) => el.id ? "#" + el.id : el.dataset.action ? `[data-action=${el.dataset.action}]`
     : el.dataset.choice ? `[data-choice=${el.dataset.choice}]` : el.dataset.lang ? `[data-lang=${el.dataset.lang}]`
-    : `${el.tagName.toLowerCase()}.${el.className} in ${el.parentElement ? (el.parentElement.id || el.parentElement.className) : "?"}`;
+    : `${el.tagName.toLowerCase()}.${el.getAttribute("class")} in ${el.parentElement ? (el.parentElement.id || el.parentElement.getAttribute("class")) : "?"}`;
   const root = document.querySelector(".overlay:not([hidden])") || document.getElementById("kiosk");
   const canvas = document.createElement("canvas").getContext("2d");
   const far = new Set(root.querySelectorAll(".far, .far *, .pit .count, .store .count, .numbers span"));
-  let farCount = 0;
+  let farCount = 0, smallest = null;
   for (const el of root.querySelectorAll("*")) {
     if (!shown(el)) continue;
     const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("").trim();
@@ -65,7 +75,7 @@ _LAYOUT = r"""
     const rolling = el.closest("#paper");  // the paper rolls up out of sight, as on the typewriter
     if (t.left < -0.5 || t.right > vw + 0.5 || (!rolling && (t.top < -0.5 || t.bottom > vh + 0.5)))
       problems.push(`off the screen: ${name(el)} "${text.slice(0, 30)}"`);
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    for (let a = el; a && a !== document.body; a = a.parentElement) {  // the element itself may clip its text
       const cs = getComputedStyle(a);
       if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
       const r = a.getBoundingClientRect();
@@ -73,13 +83,16 @@ _LAYOUT = r"""
         problems.push(`cut off: ${name(el)} "${text.slice(0, 30)}" by ${name(a)}`);
       break;
     }
+    const cs = getComputedStyle(el);
+    // the font's capital height measured at 100 px (a small size's glyph box is rounded to whole pixels)
+    canvas.font = `${cs.fontStyle} ${cs.fontWeight} 100px ${cs.fontFamily}`;
+    const scale = el instanceof SVGElement ? el.getScreenCTM().a : 1;
+    const cap = canvas.measureText("H").actualBoundingBoxAscent / 100 * parseFloat(cs.fontSize) * scale * mm;
     if (far.has(el)) {
       farCount++;
-      const cs = getComputedStyle(el);
-      canvas.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-      const cap = canvas.measureText("H").actualBoundingBoxAscent * mm;
-      if (cap < %(text)s) problems.push(`text too small to read from 1.5 m: ${name(el)} "${text.slice(0, 30)}" ${cap.toFixed(2)} mm`);
-    }
+      if (cap < %(far)s) problems.push(`text too small to read from 1.5 m: ${name(el)} "${text.slice(0, 30)}" ${cap.toFixed(2)} mm`);
+    } else if (cap < %(text)s) problems.push(`text too small to read: ${name(el)} "${text.slice(0, 30)}" ${cap.toFixed(2)} mm`);
+    if (!smallest || cap < smallest.mm) smallest = { mm: Number(cap.toFixed(2)), what: `${name(el)} "${text.slice(0, 30)}"` };
   }
   let targets = 0;
   for (const b of root.querySelectorAll("button")) {
@@ -89,9 +102,9 @@ _LAYOUT = r"""
     if (r.width * mm < %(target)s || r.height * mm < %(target)s)
       problems.push(`target under 15 mm: ${name(b)} ${(r.width * mm).toFixed(1)} x ${(r.height * mm).toFixed(1)} mm`);
   }
-  return { problems, targets, farCount };
+  return { problems, targets, farCount, smallest };
 }
-""" % {"text": MIN_FAR_TEXT_MM, "target": MIN_TARGET_MM}
+""" % {"far": MIN_FAR_TEXT_MM, "text": MIN_TEXT_MM, "target": MIN_TARGET_MM}
 
 # The visible strings of the page (the paper excepted: the PDP-1 types English, as in 1960), by place.
 _STRINGS = r"""
@@ -118,10 +131,12 @@ def layout_problems(page, screen: Screen) -> dict:
     return page.evaluate(_LAYOUT, screen.mm_per_px)
 
 
-def assert_layout(page, screen: Screen, state: str) -> None:
+def assert_layout(page, screen: Screen, state: str) -> dict:
+    """Every check above on what the visitor sees now; returns the report (``smallest``: the smallest capital)."""
     report = layout_problems(page, screen)
     assert not report["problems"], f"{screen.name}, {state}: " + "; ".join(report["problems"])
     assert report["targets"] > 0 and report["farCount"] > 0, (screen.name, state, report)
+    return report
 
 
 def visible_strings(page) -> dict[str, str]:

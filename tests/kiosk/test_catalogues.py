@@ -18,7 +18,7 @@ from python_bridge.kiosk.config import GAME_CHOICES, LANGUAGES, STRENGTH_CHOICES
 
 STATIC = ROOT / "python_bridge" / "kiosk" / "static"
 PHASES = ("starting", "typing", "thinking", "your_turn", "demo_turn", "game_over", "one_moment")
-WHO = ("pdp1", "visitor", "demo")
+WHO = ("pdp1", "visitor", "demo", "player")  # "player": the visitor as a watching page names them
 
 
 def _catalogue(language: str) -> dict[str, str]:
@@ -31,11 +31,13 @@ def keys_the_page_uses() -> set[str]:
     # every dotted lower-case string in kiosk.js is a message key: t("..."), hint("..."), ...
     used = set(re.findall(r'data-i18n="([^"]+)"', html)) | set(re.findall(r'"([a-z][a-z_0-9]*(?:\.[a-z_0-9]+)+)"', js))
     used |= {f"status.{p}" for p in PHASES} | {f"move.{w}" for w in WHO} | {f"move.swap.{w}" for w in WHO}
+    used |= {f"{kind}.{w}" for kind in ("side", "result", "result.score") for w in WHO if w != "pdp1"}
     used |= {f"choice.{c}" for c in (*GAME_CHOICES, *STRENGTH_CHOICES)}
     used |= {f"choice.{c}.detail" for c in (*GAME_CHOICES, *STRENGTH_CHOICES)}
     # the dynamic keys are built in kiosk.js exactly so: a change there must show up here
     for pattern in ("`status.${s.phase}`", "`move.${who}`", "`move.swap.${who}`", "`choice.${b.dataset.choice}`",
-                    "`choice.${b.dataset.choice}.detail`"):
+                    "`choice.${b.dataset.choice}.detail`", "`side.${bottomPlayer()}`", "`result.${who}`",
+                    "`result.score.${who}`"):
         assert pattern in js, f"kiosk.js no longer builds {pattern}: update this test"
     return used
 

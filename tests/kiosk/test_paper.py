@@ -13,3 +13,21 @@ def test_the_paper_shows_flexowriter_glyphs_and_nothing_unprintable() -> None:
     assert paper.append("ab\r\n") == (0, "ab\n") and paper.append("c") == (3, "c")
     paper.append("z" * 70_000)
     assert paper.end == 70_004 and len(paper.text) < 70_000 and paper.base > 0
+
+
+def test_the_kiosks_paper_never_asks_for_a_key() -> None:
+    """The PDP-1's "type any key for a new game." is left off (the screen has no keyboard), typed at once
+    or a character at a time as the paced typewriter does; a line that only starts like it is kept."""
+    end = "game over.\r\npdp-1 25, you 23.\r\npdp-1 wins.\r\ntype any key for a new game.\r\n"
+    whole = Paper()
+    whole.append("type a pit number.\r\n")
+    whole.append(end)
+    paced = Paper()
+    for char in "type a pit number.\r\n" + end:
+        paced.append(char)
+    for paper in (whole, paced):
+        assert paper.text == "type a pit number.\ngame over.\npdp-1 25, you 23.\npdp-1 wins.\n"
+        assert paper.end == len(paper.text)
+    waiting = Paper()
+    assert waiting.append("pdp-1 wins.\r\ntype any key") == (0, "pdp-1 wins.\n")  # held while it may become it
+    assert waiting.append(" for a new game.\r\n") == (12, "")

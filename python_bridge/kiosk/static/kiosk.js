@@ -11,7 +11,6 @@ const HINT_MS = 2200;
 const DOUBLE_TAP_MS = 600;  // a second touch this soon after a move is the same touch
 
 let socket = null;
-let retry = 250;
 let state = null;
 let lights = null;
 let paper = { game: -1, base: 0, text: "" };
@@ -23,6 +22,7 @@ let moveSent = false;       // a move was sent and the server has not moved on y
 let moveSentAt = 0;
 let hintTimer = null;
 let flashTimer = null;
+let moveStarts = 0;  // sowings begun on this page (body[data-move-starts]: the browser tests watch it)
 let rulesShownForVisit = false;
 
 // ---- the message catalogues -----------------------------------------------------------------
@@ -30,6 +30,7 @@ async function loadCatalogues() {
   const langs = Object.keys(OWN_NAMES);
   const loaded = await Promise.all(langs.map((l) => fetch(`/static/i18n/${l}.json`).then((r) => r.json())));
   langs.forEach((l, i) => { catalogues[l] = loaded[i]; });
+  drawRulePictures(await fetch("/static/rules.json").then((r) => r.json()));
 }
 
 function t(key, params = {}) {
@@ -70,18 +71,34 @@ function buildLanguages(langs) {
 // The kiosk's own browser opens /?control=TOKEN: the token goes on to the WebSocket, which makes this
 // page the one that controls the game (the others watch). The protocol is in kiosk/messages.py.
 const CONTROL = new URLSearchParams(location.search).get("control");
+// A page that cannot connect waits twice as long before each new try, up to a minute: a page refused for
+// want of a place (the server keeps a few) asks again now and then, not every 2 s for ever. The kiosk's
+// own page is never refused a place (the server keeps it one): only a restarting server keeps it out, so it
+// tries again every 2 s at most, to be back at once.
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = CONTROL ? 2000 : 60000;
+let retry = RETRY_FIRST_MS;
+const retryWaits = [];  // every wait before a new try, in order (the browser tests read it)
 
 function connect() {
   socket = new WebSocket(`ws://${location.host}/ws` + (CONTROL ? `?control=${encodeURIComponent(CONTROL)}` : ""));
-  socket.onopen = () => { retry = 250; };
+  socket.onopen = () => { retry = RETRY_FIRST_MS; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
     socket = null;
     $("notice").hidden = false;  // the connection dropped: "one moment" until the server answers again
+    retryWaits.push(retry);
     setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 2000);
+    retry = Math.min(retry * 2, RETRY_MAX_MS);
   };
 }
+
+// whether this page controls the game; a watching page says so and shows nothing to touch
+function setControl(controls) {
+  document.body.dataset.control = controls ? "yes" : "no";
+  if (state) { drawTexts(); drawNames(); drawLegal(); }
+}
+const watching = () => document.body.dataset.control === "no";
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -101,9 +118,9 @@ function receive(msg) {
       stopSowing();
       render(msg.state, true);
       if (msg.lights) drawLights(msg.lights);
-      document.body.dataset.control = msg.control ? "yes" : "no";
+      setControl(msg.control);
       break;
-    case "control": document.body.dataset.control = msg.control ? "yes" : "no"; break;
+    case "control": setControl(msg.control); break;
     case "state": render(msg, false); break;
     case "paper": addPaper(msg); break;
     case "lights": drawLights(msg); break;
@@ -217,6 +234,7 @@ function stopSowing() {
   anim = null;
   document.body.dataset.sowing = "no";
   document.querySelectorAll(".sown, .captured").forEach((e) => e.classList.remove("sown", "captured"));
+  unflash();
 }
 
 function enqueueMove(row, col, target, last) {
@@ -229,6 +247,8 @@ function nextAnimation() {
   document.body.dataset.sowing = item ? "yes" : "no";
   if (!item) { anim = null; settle(); return; }
   anim = item;
+  unflash();  // a flash belongs to the move before: it goes when the next move is sown
+  document.body.dataset.moveStarts = ++moveStarts;
   const m = shown.top.length;
   const counts = item.row === "top" ? shown.top : shown.bottom;
   const seeds = counts[item.col];
@@ -278,12 +298,19 @@ function finishAnimation(item, landing) {
   nextAnimation();
 }
 
+// "Extra turn!" or "Capture! +n" over the board: shown when its move has been sown, gone after a moment or
+// as soon as another move is sown (or the board is redrawn), whichever comes first
 function flash(text) {
   const f = $("flash");
   f.textContent = text;
   f.classList.add("show");
   clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => f.classList.remove("show"), 1000);
+  flashTimer = setTimeout(unflash, 1200);
+}
+
+function unflash() {
+  clearTimeout(flashTimer);
+  $("flash").classList.remove("show");
 }
 
 // the animations are over: draw what the server says now
@@ -294,7 +321,7 @@ function settle() {
 }
 
 function drawLegal() {
-  const mine = state && state.mode === "visitor" && state.phase === "your_turn" && !moveSent && !anim;
+  const mine = state && state.mode === "visitor" && state.phase === "your_turn" && !moveSent && !anim && !watching();
   [...$("bottom-row").children].forEach((b) => {
     const legal = mine && state.legal.includes(Number(b.dataset.pit));
     b.classList.toggle("legal", legal);
@@ -313,7 +340,7 @@ function drawLastMark() {
 }
 
 function touchPit(side, pit) {
-  if (!state || state.mode !== "visitor") return;  // attract mode: the touch starts a game (below)
+  if (!state || state.mode !== "visitor" || watching()) return;  // attract mode: the touch starts a game (below)
   if (side === "pdp-1") { hint("hint.theirs"); return; }
   if (moveSent || anim || state.phase !== "your_turn") {
     if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint("hint.thinking");  // a double tap gets no hint, and no move
@@ -360,11 +387,15 @@ function render(s, fresh) {
   const enteringAttract = s.mode === "attract" && (!before || before.mode !== "attract");
   if (enteringAttract || fresh && !before) setLanguage(defaultLanguage);
   if (s.mode === "attract") rulesShownForVisit = false;
-  if (s.mode === "visitor" && before && before.mode === "attract" && !rulesShownForVisit) {
-    rulesShownForVisit = true;  // the first visitor game after attract mode: how to play, by itself
+  // A card stays until it is closed, or until a visitor's game needs the screen: the first visitor game
+  // after attract mode shows how to play by itself (in place of an open "What is this?"); a visitor who
+  // has left (back to attract mode after the countdown) leaves no card open for the next one.
+  if (s.mode === "visitor" && before && before.mode === "attract" && !rulesShownForVisit && !watching()) {
+    rulesShownForVisit = true;
+    $("about").hidden = true;
     $("rules").hidden = false;
   }
-  if (s.mode === "attract") { $("rules").hidden = true; $("about").hidden = true; }
+  if (s.mode === "attract" && before && before.mode === "visitor") { $("rules").hidden = true; $("about").hidden = true; }
   if (s.phase !== "your_turn") moveSent = false;
   document.body.dataset.mode = s.mode;
   document.body.dataset.phase = s.phase;
@@ -403,11 +434,18 @@ function render(s, fresh) {
 
 function drawNames() {
   $("top-name").textContent = t("side.pdp1");
-  $("bottom-name").textContent = t(state && state.mode === "visitor" ? "side.visitor" : "side.demo");
+  $("bottom-name").textContent = t(`side.${bottomPlayer()}`);
 }
 
-function moveText(last, visitor) {
-  const who = last.player === "pdp-1" ? "pdp1" : visitor ? "visitor" : "demo";
+// who plays the bottom row, as the page words it: "visitor" (you), "player" (the visitor, seen from a
+// watching page) or "demo" (attract mode's demonstration player)
+function bottomPlayer() {
+  if (!state || state.mode !== "visitor") return "demo";
+  return watching() ? "player" : "visitor";
+}
+
+function moveText(last) {
+  const who = last.player === "pdp-1" ? "pdp1" : bottomPlayer();
   if (last.swap) return t(`move.swap.${who}`);
   let text = t(`move.${who}`, { pit: last.pit });
   if (last.captured) text += ", " + t("move.capture", { n: last.captured });
@@ -418,12 +456,13 @@ function moveText(last, visitor) {
 function drawTexts() {
   const s = state;
   if (!s) return;
-  const visitor = s.mode === "visitor";
-  let status = t(`status.${s.phase}`), detail = s.last ? moveText(s.last, visitor) : "";
+  const who = bottomPlayer();
+  let status = t(s.phase === "your_turn" && who === "player" ? "status.your_turn.player" : `status.${s.phase}`);
+  let detail = s.last ? moveText(s.last) : "";
   if (s.phase === "game_over" && s.result) {
     const r = s.result;
-    status = r.winner === null ? t("result.draw") : r.winner === "pdp-1" ? t("result.pdp1") : visitor ? t("result.visitor") : t("result.demo");
-    detail = t(visitor ? "result.score.visitor" : "result.score.demo", { a: r.pdp1, b: r.visitor });
+    status = t(r.winner === null ? "result.draw" : r.winner === "pdp-1" ? "result.pdp1" : `result.${who}`);
+    detail = t(`result.score.${who}`, { a: r.pdp1, b: r.visitor });
   }
   if (s.countdown !== null) { status = t("countdown", { n: s.countdown }); detail = t("countdown.touch"); }
   $("status").textContent = status;
@@ -472,11 +511,15 @@ function lamps(el, value, bits) {
   for (let i = 0; i < bits; i++) el.children[i].classList.toggle("on", Boolean((value >> (bits - 1 - i)) & 1));
 }
 
-function drawLights(l) {
-  lights = l;
+function drawLamps(l) {
   for (const reg of document.querySelectorAll("#console .reg")) {
     lamps(reg.querySelector(".lamps"), l[reg.dataset.reg] || 0, Number(reg.dataset.bits));
   }
+}
+
+function drawLights(l) {
+  lights = l;
+  drawLamps(l);
   drawConsoleStatus();
 }
 
@@ -555,7 +598,7 @@ const sound = {
 // otherwise it tells the server someone is there (which stops a countdown).
 document.addEventListener("pointerdown", (e) => {
   sound.context();
-  if (!state) return;
+  if (!state || watching()) return;
   const quiet = e.target.closest("#bar, [data-choice], .overlay");
   if (state.mode === "attract") { if (!quiet) send({ type: "play" }); return; }
   const now = Date.now();
@@ -574,49 +617,84 @@ for (const id of ["rules", "about"]) $(id).addEventListener("click", (e) => { if
 for (const kind of ["contextmenu", "dragstart", "selectstart"]) document.addEventListener(kind, (e) => e.preventDefault());
 document.addEventListener("keydown", (e) => e.preventDefault());
 
-// the four pictures of the rules card (drawn once; the captions come from the catalogue)
-function drawRulePictures() {
-  const pictures = {
-    // cells: store, 4 top pits, store / 4 bottom pits; classes mark the move
-    sow: { top: [3, 3, 3, 3], bottom: [3, 0, 4, 4], stores: [0, 1], marks: { b1: "from", b2: "to", b3: "to", s1: "to" }, arrow: "→" },
-    again: { top: [3, 3, 3, 3], bottom: [3, 3, 0, 4], stores: [0, 2], marks: { b2: "from", b3: "to", s1: "to" }, arrow: "↻" },
-    capture: { top: [3, 3, 3, 3], bottom: [1, 0, 3, 4], stores: [0, 1], marks: { b0: "to", t0: "taken", s1: "to" }, arrow: "" },
-    end: { top: [0, 0, 0, 0], bottom: [0, 0, 0, 0], stores: [11, 13], marks: { s0: "to", s1: "to" }, arrow: "" },
-  };
-  for (const fig of document.querySelectorAll(".pictures figure")) {
-    const p = pictures[fig.dataset.rule];
-    const mini = fig.querySelector(".mini");
-    const span = (text, cls, col, row) => {
-      const s = document.createElement("span");
-      s.textContent = text;
-      s.className = cls || "";
-      s.style.gridColumn = col; if (row) s.style.gridRow = row;
-      return s;
-    };
-    const cells = [span(p.stores[0], "st " + (p.marks.s0 || ""), 1)];
-    p.top.forEach((n, i) => cells.push(span(n, p.marks["t" + i], i + 2, 1)));
-    cells.push(span(p.stores[1], "st " + (p.marks.s1 || ""), 6));
-    p.bottom.forEach((n, i) => cells.push(span(n, p.marks["b" + i], i + 2, 2)));
-    mini.replaceChildren(...cells);
+// The four pictures of the rules card, drawn from static/rules.json: positions of a real quick game (checked
+// against the reference by tests/kiosk/test_rules_pictures.py), each with arrows for what the visitor's move
+// does. An SVG of its own for each: the PDP-1's store at the left, its pits on top (its pit 4 at the left),
+// the visitor's pits below and the visitor's store at the right, as on the board.
+const SVG = "http://www.w3.org/2000/svg";
+const MINI = { pitX: (col) => 57 + 34 * col, top: 34, bottom: 70, r: 15, storeLeft: 21, storeRight: 195 };
+
+function svgElement(name, attributes, text) {
+  const el = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+function miniCell(name, m) {  // b1..bm, t1..tm (the PDP-1's own numbers), sb, st -> {x, y, row}
+  if (name === "sb") return { x: MINI.storeRight, y: 52, row: "store" };
+  if (name === "st") return { x: MINI.storeLeft, y: 52, row: "store" };
+  const k = Number(name.slice(1));
+  return name[0] === "b" ? { x: MINI.pitX(k - 1), y: MINI.bottom, row: "bottom" } : { x: MINI.pitX(m - k), y: MINI.top, row: "top" };
+}
+
+function miniArrow(from, to, m, id) {
+  const a = miniCell(from, m), b = miniCell(to, m);
+  const above = a.row === "top";  // the PDP-1's seeds travel over the top, the visitor's under the bottom
+  const start = { x: a.x, y: above ? a.y - MINI.r - 1 : a.y + MINI.r + 1 };
+  const end = b.row === "store" ? { x: b.x, y: above ? 14 : 90 } : { x: b.x, y: above ? b.y - MINI.r - 3 : b.y + MINI.r + 3 };
+  const bend = above ? -10 : 114;
+  const path = svgElement("path", { d: `M${start.x} ${start.y} Q${(start.x + end.x) / 2} ${bend} ${end.x} ${end.y}`,
+    class: "arrow", "marker-end": `url(#${id})`, "data-from": from, "data-to": to });
+  return path;
+}
+
+function drawRulePictures(rules) {
+  const m = rules.pits;
+  for (const p of rules.pictures) {
+    const svg = document.querySelector(`.pictures figure[data-rule="${p.rule}"] svg`);
+    const id = `arrowhead-${p.rule}`;
+    svg.setAttribute("viewBox", "0 0 216 104");
+    const parts = [svgElement("defs", {})];
+    parts[0].append(svgElement("marker", { id, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5,
+      orient: "auto-start-reverse" }));
+    parts[0].firstChild.append(svgElement("path", { d: "M0 0 L10 5 L0 10 Z", class: "arrowhead" }));
+    parts.push(svgElement("rect", { x: 2, y: 16, width: 212, height: 72, rx: 10, class: "mini-board" }));
+    const marked = new Set(p.arrows.map(([from]) => from));
+    const cells = [["st", p.top_store], ["sb", p.bottom_store]];
+    p.top.forEach((n, col) => cells.push([`t${m - col}`, n]));
+    p.bottom.forEach((n, col) => cells.push([`b${col + 1}`, n]));
+    for (const [name, n] of cells) {
+      const c = miniCell(name, m);
+      const cls = `hole${name === `b${p.pit}` ? " played" : marked.has(name) ? " moved" : ""}`;
+      parts.push(c.row === "store" ? svgElement("rect", { x: c.x - 14, y: 20, width: 28, height: 64, rx: 12, class: cls, "data-cell": name })
+        : svgElement("circle", { cx: c.x, cy: c.y, r: MINI.r, class: cls, "data-cell": name }));
+      parts.push(svgElement("text", { x: c.x, y: c.y, class: "seeds", "data-cell": name }, String(n)));
+    }
+    for (const [from, to] of p.arrows) parts.push(miniArrow(from, to, m, id));
+    svg.replaceChildren(...parts);
   }
 }
 
-// the console's names beside its lamps where the column is wide enough (80 units), above them where not
-// (and only if every name then fits on its line, in the language shown)
+// the console's names beside its lamps where the column is wide enough (80 units) and every name fits on
+// its line beside them in every language (so a change of language never changes the console's size, nor
+// the paper's above it); else in two columns, each name on one line above its lamps; else in one column
 function fitConsole() {
   const unit = Math.min(window.innerWidth, window.innerHeight) / 134;
   const console_ = $("console");
   console_.classList.toggle("wide", console_.clientWidth >= 80 * unit);
-  if (!console_.classList.contains("wide")) return;
-  for (const name of console_.querySelectorAll(".reg .name")) {
-    if (name.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(name).fontSize) * 1.1) {
-      console_.classList.remove("wide");
-      return;
-    }
+  console_.classList.remove("pairs");
+  const names = [...console_.querySelectorAll(".reg .name")];
+  const fits = { wide: (name) => name.parentElement.scrollWidth <= name.parentElement.clientWidth + 1,
+    pairs: (name) => name.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(name).lineHeight) };
+  for (const lang of Object.keys(catalogues)) {
+    for (const name of names) name.textContent = catalogues[lang][name.dataset.i18n];
+    if (console_.classList.contains("wide") && !names.every(fits.wide)) console_.classList.replace("wide", "pairs");
+    if (console_.classList.contains("pairs") && !names.every(fits.pairs)) console_.classList.remove("pairs");
   }
+  for (const name of names) name.textContent = t(name.dataset.i18n);
 }
 window.addEventListener("resize", fitConsole);
-fitConsole();
 
-drawRulePictures();
+drawLamps({});  // every lamp there, unlit, from the start: the console's arrangement is chosen with them (fitConsole)
 loadCatalogues().then(() => { setLanguage(language); connect(); });
