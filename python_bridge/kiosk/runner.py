@@ -68,7 +68,8 @@ from .saved_game import GameStore, SavedGame
 from .view import board_view, last_move_view, result_view
 
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
-WAITING_LIGHTS_EVERY = 0.5  # ... and between two looks at the keyboard loop (each a stop, an examine, a cont)
+WAITING_LIGHTS_EVERY = 1.0  # ... and between two looks at the keyboard loop (each a stop, an examine, a cont:
+# every cont recalibrates the throttle at full speed for a moment, so fewer looks keep an idle kiosk near 10 % of a core)
 WAITING_LIGHTS_AFTER = 0.3  # the first look this long after the question (its last character is long typed)
 NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
 STALE_TAP = "that tap was for an earlier turn"
