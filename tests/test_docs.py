@@ -29,14 +29,6 @@ PAGES = [README, ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 # Commands and pages the docs name that other branches add; until they are merged their checks are
 # skipped (with this reason), not dropped.  Empty this after the merge: then a missing one fails.
-PENDING = {
-    "replay": "python -m python_bridge replay (the defects branch)",
-    "--version": "python -m python_bridge --version (the defects branch)",
-    "bench-ref": "python -m python_bridge bench-ref (the defects branch, if it adds it)",
-    "bench-contract": "python -m python_bridge bench-contract (the defects branch, if it adds it)",
-    "solve-table": "python -m python_bridge solve-table (the defects branch, if it adds it)",
-    "docs/pdp1-program.md": "docs/pdp1-program.md (the pdp1 branch)",
-}
 
 # python_bridge commands whose shown lines are run; the others (games at a terminal, shows, servers,
 # benchmarks) take minutes or a person, so only their names are checked.  --help/--version always run.
@@ -82,19 +74,6 @@ def makefile_targets() -> set[str]:
     return set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(), re.M))
 
 
-def available(name: str) -> bool:
-    if name == "--version":
-        return "--version" in (ROOT / "python_bridge" / "__main__.py").read_text()
-    if name.startswith("docs/"):
-        return (ROOT / name).is_file()
-    return name in COMMANDS
-
-
-def skip_if_pending(name: str) -> None:
-    if name in PENDING and not available(name):
-        pytest.skip(f"pending: {PENDING[name]}; check again after merging")
-
-
 def argv_of(line: str) -> list[str]:
     return shlex.split(line, comments=True)
 
@@ -128,18 +107,10 @@ def test_every_link_reaches_a_page_and_heading(page: Path) -> None:
             continue
         path, _, anchor = target.partition("#")
         linked = (page.parent / path).resolve() if path else page
-        name = str(linked.relative_to(ROOT)) if linked.is_relative_to(ROOT) else str(linked)
-        if name in PENDING and not linked.is_file():
-            continue  # the pending test below says so once
         assert linked.is_file(), f"{page.name} links to {target}, which does not exist"
         if anchor and linked.suffix == ".md":
             headings = {_slug(h) for h in re.findall(r"^#+ (.*)$", linked.read_text(), re.M)}
             assert anchor in headings, f"{page.name} links to {target}: no such heading"
-
-
-@pytest.mark.parametrize("name", sorted(n for n in PENDING if n.startswith("docs/")))
-def test_pending_pages_exist(name: str) -> None:
-    skip_if_pending(name)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
@@ -163,8 +134,7 @@ DOC_COMMANDS = sorted({name for page in PAGES for name in _bridge_commands(page)
 
 @pytest.mark.parametrize("name", DOC_COMMANDS)
 def test_every_bridge_command_named_is_real(name: str) -> None:
-    skip_if_pending(name)
-    assert available(name), f"the docs name python -m python_bridge {name}, which is not a command"
+    assert name == "--version" or name in COMMANDS, f"the docs name python -m python_bridge {name}, which is not a command"
 
 
 @pytest.mark.parametrize("module", sorted({m for page in PAGES for m in _modules(page)}))
@@ -207,8 +177,6 @@ def test_the_docs_show_runnable_commands() -> None:
 @pytest.mark.parametrize("line", RUNNABLE)
 def test_a_shown_command_runs_as_written(line: str) -> None:
     argv = argv_of(line)
-    if argv[2] == "python_bridge":
-        skip_if_pending(argv[3])
     done = subprocess.run([sys.executable, *argv[1:]], cwd=ROOT, capture_output=True, text=True,
                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
     expected = EXPECTED_STATUS.get(line, 0)
