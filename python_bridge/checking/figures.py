@@ -132,8 +132,7 @@ def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int, c
     if core_only:
         print(core_line(), file=out)
         return 0
-    print("Kalah on the PDP-1: figures (every one measured in this run)", file=out)
-    print(core_line(), file=out)
+    print("Kalah on the PDP-1: figures (every one measured in this run; the core used: bench --core)", file=out)
 
     positions = sample_positions(positions_count, seed)
     print(f"\nsearch cost, b command, {len(positions)} positions from seeded reference games "

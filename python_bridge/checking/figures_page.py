@@ -57,10 +57,10 @@ def _prove(name: str, seeds: int, title: str, what: str, *flags: str, long: bool
 
 SECTIONS = (
     Section("core", "The PDP-1 program's core", "Words of core the program uses, from the assembler's symbols and "
-            "the tape (the bench section below says it again, with what it measured).", "python_bridge",
+            "the tape.", "python_bridge",
             ("bench", "--core")),
-    Section("bench", "The PDP-1 program: core, cycles a position, the default level, rates",
-            "Core used, from the assembler's symbols and the tape. The `b` search's instructions and memory "
+    Section("bench", "The PDP-1 program: cycles a position, the default level, rates",
+            "The `b` search's instructions and memory "
             "cycles a position (every instruction's cycles from SIMH's history, the Handbook's table), and where "
             "they go by routine. The default level as play mode thinks (`think`) on positions of seeded 6-pit, "
             "4-seed games: true 1960 seconds a move (cycles x 5 us) and the depth reached. Play-mode moves "
