@@ -155,14 +155,14 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
                 needs_tape: bool = False) -> int:
     """Run a command body, turning bad-input exceptions into a one-line error and exit 2.
 
-    ``needs_tape``: first make sure ``build/kalah.rim`` is sound (punched again from the
-    sources when it is damaged); a tape that cannot be had is one line and exit 1."""
+    ``needs_tape``: first make sure the tapes (``build/kalah.rim``, ``build/prove.rim``) are sound
+    (punched again from the sources when damaged); a tape that cannot be had is one line and exit 1."""
     try:
         if needs_tape:
-            from ..machine.kalah_program import TapeDamaged, ensure_tape  # not for ref: no emulator there
+            from ..machine.kalah_program import TapeDamaged, ensure_tapes  # not for ref: no emulator there
 
             try:
-                ensure_tape()
+                ensure_tapes()
             except TapeDamaged as exc:
                 print(f"error: {short_line(str(exc))}", file=sys.stderr)
                 return 1

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from python_bridge.commands import ref as ref_cli
-from python_bridge.machine.kalah_program import program_symbols
+from python_bridge.machine.kalah_program import ANALYSIS, program_symbols
 from python_bridge.reference import prove as prove_module
 from python_bridge.reference.prove import MAX_PLIES, ProofError, exact_value, prove
 from python_bridge.reference.rules import Position, Variants, other, play, start_position
@@ -108,8 +108,8 @@ def test_too_deep_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_pdp1_frames_hold_max_plies(kalah_tape) -> None:
-    """prove.mac's frames are 8 words a ply, wfrm up to wfend: exactly MAX_PLIES of them."""
-    symbols = program_symbols()
+    """proof.mac's frames on the analysis tape are 8 words a ply, wfrm up to wfend: exactly MAX_PLIES of them."""
+    symbols = program_symbols(ANALYSIS)
     assert symbols["wfend"] - symbols["wfrm"] == 8 * MAX_PLIES
     assert symbols["wfsz"] == 8
 
