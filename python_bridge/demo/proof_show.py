@@ -52,8 +52,8 @@ STORY = [
 ]
 METHOD = ("The question: with perfect play by both sides to the end of the game, does the player to move "
           "finish more than 0 seeds ahead? The PDP-1 searches by alpha-beta with the narrowest window there "
-          "is, (0, 1), every line to the end of the game, keeping 11 words a ply: the board, two pits a word, "
-          "where its list of moves stands and the position's key; the answers of positions already searched "
+          "is, (0, 1), every line to the end of the game, keeping 8 words a ply: the board, two pits a word, "
+          "and where its list of moves stands; the answers of positions already searched "
           "are kept in a table of 256 entries in the rest of core. \"above yes\" means the first player wins.")
 
 

@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from .rules import ENDED, NORTH, Position, Variants, other, play, STANDARD
 from .search import move_order
 
-MAX_PLIES = 128  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
+MAX_PLIES = 180  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
 MAX_BOUND = 99  # bounds are -99..99: every margin lies within -72..72
 TABLE_ENTRIES = 256  # the analysis tape's transposition table: entries of three words
 TABLE_PIT_MAX = 7  # a position is kept only when every pit holds at most this many seeds (3 bits)

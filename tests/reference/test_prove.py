@@ -110,11 +110,11 @@ def test_too_deep_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_pdp1_frames_hold_max_plies_and_the_table_its_entries(kalah_tape) -> None:
-    """proof.mac's frames are 11 words a ply, wfrm up to wfend: exactly MAX_PLIES of them; its table is
+    """proof.mac's frames are 8 words a ply, wfrm up to wfend: exactly MAX_PLIES of them; its table is
     TABLE_ENTRIES entries of 3 words, wtab up to wtend, below the read-in loader."""
     symbols = program_symbols(ANALYSIS)
-    assert symbols["wfend"] - symbols["wfrm"] == 11 * MAX_PLIES
-    assert symbols["wfsz"] == 11
+    assert symbols["wfend"] - symbols["wfrm"] == 8 * MAX_PLIES
+    assert symbols["wfsz"] == 8
     assert symbols["wtend"] - symbols["wtab"] == 3 * TABLE_ENTRIES
     assert symbols["cend"] >= symbols["wtend"] and symbols["cend"] < 0o7751
 
