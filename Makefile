@@ -9,9 +9,13 @@ BUILD   := build
 MODE    ?= play
 comma   := ,
 .DEFAULT_GOAL := help
-# The Kalah program: one source in several files, assembled together in this order.
-KALAH_SRC := pdp1_src/kalah.mac pdp1_src/rules.mac pdp1_src/search.mac \
-             pdp1_src/prove.mac pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
+# The two tapes, each a whole program for the 4,096-word PDP-1, each one source in several files
+# assembled together in this order (the first names the tape): the game, and the analysis (the proof).
+KALAH_SRC := pdp1_src/kalah.mac pdp1_src/panel.mac pdp1_src/rules.mac pdp1_src/search.mac \
+             pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
+PROVE_SRC := pdp1_src/prove.mac pdp1_src/panel.mac pdp1_src/rules.mac pdp1_src/proof.mac \
+             pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/pcore.mac
+TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
 .PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
 
@@ -23,18 +27,25 @@ help:
 setup:
 	@$(SETUP) $(MODE)
 
-## build: assemble the PDP-1 program with the project's assembler -> build/kalah.rim, build/kalah.lst; check the tape
-build: setup $(BUILD)/kalah.rim
-	@$(PY) -m tools.tape check $(BUILD)/kalah.rim || { \
-	    echo "build: $(BUILD)/kalah.rim fails its check; punching it again from pdp1_src/"; \
-	    $(ASSEMBLE) && $(PY) -m tools.tape check $(BUILD)/kalah.rim; }
+## build: assemble both tapes with the project's assembler -> build/kalah.rim (the game), build/prove.rim (the analysis); check them
+build: setup $(TAPES)
+	@$(call check,kalah,$(KALAH_SRC))
+	@$(call check,prove,$(PROVE_SRC))
 
 # macro1 (and so tools.macro) names each source's title on stderr: shown only when assembly fails
-ASSEMBLE = $(PY) -m tools.macro -o $(BUILD) $(KALAH_SRC) 2>$(BUILD)/kalah.err || { cat $(BUILD)/kalah.err >&2; exit 1; }
+assemble = $(PY) -m tools.macro -o $(BUILD) $(1) 2>$(BUILD)/$(2).err || { cat $(BUILD)/$(2).err >&2; exit 1; }
+# a tape that fails its own check is punched again from its sources
+check = $(PY) -m tools.tape check $(BUILD)/$(1).rim || { \
+    echo "build: $(BUILD)/$(1).rim fails its check; punching it again from pdp1_src/"; \
+    $(call assemble,$(2),$(1)) && $(PY) -m tools.tape check $(BUILD)/$(1).rim; }
 
 $(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py)
 	@mkdir -p $(BUILD)
-	@$(ASSEMBLE)
+	@$(call assemble,$(KALAH_SRC),kalah)
+
+$(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py)
+	@mkdir -p $(BUILD)
+	@$(call assemble,$(PROVE_SRC),prove)
 
 ## test: the whole suite in JOBS workers (default 2), a test file to a worker (the README's test command; .ci/run calls it)
 test: MODE = test

@@ -1,9 +1,11 @@
 """``python -m python_bridge fuzz``: the diagnostic-mode differential fuzz, PDP-1 against the reference.
 
-Cases come in groups that share one panel setting (pits, seeds, variants);
-each group is a run of typed command lines -- legal and illegal positions,
-moves and searches, and garbage -- and every answer of the PDP-1 must equal
-the reference model's (``diag_protocol``).  The case list depends only on the
+Cases come in groups that share one panel setting (pits, seeds, variants)
+and one tape (the game's, whose own command is ``b``, or the analysis tape,
+whose own is ``w``); each group is a run of typed command lines -- legal and
+illegal positions, moves, searches or proofs, the other tape's command, and
+garbage -- and every answer of the PDP-1 must equal the reference model's
+(``machine.diagnostic``).  The case list depends only on the
 seed, never on the number of jobs: groups are dealt out to the emulators by
 index.
 """
@@ -17,13 +19,14 @@ from dataclasses import dataclass, field
 from .wording import count
 from ..machine.diagnostic import DEL, DiagnosticModel
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import DiagnosticConsole, KalahMachine
+from ..machine.kalah_program import ANALYSIS, GAME, DiagnosticConsole, KalahMachine, Program
 from .parallel import deal
 from ..reference.rules import ENDED, NORTH, SOUTH, Position, Variants, play, start_position
 from ..reference.notation import MAX_COUNT, format_position
 from ..machine.simh import SimhError
 
 GROUP_SIZE = 40  # command lines per panel setting
+ANALYSIS_SHARE = 0.3  # the groups typed on the analysis tape
 GARBAGE = "abcdefghijklmnopqrstuvwxyz0123456789   -.,/()ABSPMXYZ\t;:$%" + DEL
 
 
@@ -35,6 +38,7 @@ class FuzzGroup:
     pits: int
     seeds: int
     variants: Variants
+    program: Program = GAME
     lines: list[str] = field(default_factory=list)
 
     def panel(self) -> PanelSettings:
@@ -55,7 +59,7 @@ class Mismatch:
     def report(self, seed: int) -> str:
         flags = " ".join(self.group.variants.flags())
         return "\n".join([
-            f"MISMATCH in group {self.group.index} (seed {seed}): "
+            f"MISMATCH in group {self.group.index} (seed {seed}, {self.group.program.tape.name}): "
             f"{count(self.group.pits, 'pit')}, {count(self.group.seeds, 'seed')}, {self.group.variants.describe()}",
             f"  position before: {format_position(self.before)}",
             f"  typed:           {self.line!r}",
@@ -142,9 +146,10 @@ def _line(rng: random.Random, group: FuzzGroup, model: DiagnosticModel) -> str:
         if legal and rng.random() < 0.85:
             return f"m {rng.choice(legal)}"
         return f"m {rng.choice(['0', '7', '9', '03', str(rng.randrange(1, group.pits + 1)), '', '1 2', '99'])}"
+    proofs = 0.8 if group.program is ANALYSIS else 0.3  # the game's tape answers w with error
     if roll < 0.90 and rng.random() < 0.02:  # a proof asked for wrongly
         return f"w {rng.choice(['', '-', '--1', '- 1', '+1', '123', '-123', '1-', 'x'])}"
-    if roll < 0.90 and _small(pos) and rng.random() < 0.3:  # a proof, on an endgame small enough
+    if roll < 0.90 and _small(pos) and rng.random() < proofs:  # a proof, on an endgame small enough
         return f"w {rng.choice(('0', '0', '-1', '1', '2', '-3', '-0', '05', '-99', str(rng.randrange(-9, 10))))}"
     if roll < 0.90:
         depth = rng.choice((1, 1, 2, 2, 3, 3, 4)) if rng.random() < 0.95 else rng.choice((0, 5, 21, 99))
@@ -171,8 +176,9 @@ def generate(seed: int, cases: int) -> list[FuzzGroup]:
     index = 0
     while remaining > 0:
         variants = Variants(*(rng.random() < 0.5 for _ in range(4)))
-        group = FuzzGroup(index, rng.randint(1, 6), rng.randint(1, 6), variants)
-        model = DiagnosticModel.fresh(group.pits, group.seeds, variants)
+        group = FuzzGroup(index, rng.randint(1, 6), rng.randint(1, 6), variants,
+                          ANALYSIS if rng.random() < ANALYSIS_SHARE else GAME)
+        model = DiagnosticModel.fresh(group.pits, group.seeds, variants, group.program)
         for _ in range(min(GROUP_SIZE, remaining)):
             line = _line(rng, group, model)
             group.lines.append(line)
@@ -193,34 +199,41 @@ class FuzzOutcome:
 
 
 def run_groups(groups: list[FuzzGroup], stop_at_first: bool = True) -> FuzzOutcome:
-    """Type every group's lines into one emulator (re-panelled per group) and compare each answer."""
+    """Type every group's lines into an emulator with its tape read in (one emulator a tape, re-panelled
+    per group) and compare each answer."""
     outcome = FuzzOutcome()
-    if not groups:
-        return outcome
-    machine = KalahMachine(groups[0].panel())
+    consoles: dict[str, DiagnosticConsole] = {}
     try:
-        console = DiagnosticConsole(machine)
-        for n, group in enumerate(groups):
-            if n:
-                machine.set_panel(group.panel())
+        for group in groups:
+            console = consoles.get(group.program.name)
+            if console is None:
+                machine = KalahMachine(group.panel(), program=group.program)
+                try:
+                    console = DiagnosticConsole(machine)
+                except BaseException:
+                    machine.close()
+                    raise
+                consoles[group.program.name] = console
+            else:
+                console.machine.set_panel(group.panel())
                 console.sync()
                 # a fresh opening position for the new panel, on both sides
-                machine_pos = start_position(group.pits, group.seeds)
-                console.set_position(machine_pos)
-            model = DiagnosticModel.fresh(group.pits, group.seeds, group.variants)
+                console.set_position(start_position(group.pits, group.seeds))
+            model = DiagnosticModel.fresh(group.pits, group.seeds, group.variants, group.program)
             for line in group.lines:
                 before = model.position
                 expected = model.answer(line)
                 got = console.ask(line, timeout=60).text
                 outcome.cases += 1
                 if got != expected:
-                    outcome.mismatches.append(Mismatch(group, before, line, got, expected, machine.sim.tail()))
+                    outcome.mismatches.append(Mismatch(group, before, line, got, expected, console.sim.tail()))
                     if stop_at_first:
                         return outcome
     except SimhError as exc:
         outcome.errors.append(str(exc))
     finally:
-        machine.close()
+        for console in consoles.values():
+            console.machine.close()
     return outcome
 
 

@@ -1,8 +1,9 @@
 """A proof on the emulated PDP-1 (its ``w <bound>`` command), timed in memory cycles and cross-checked.
 
 Why here: ``prove`` (the command) and the demonstration's proof segment both
-run a proof the same way -- a diagnostic-mode machine set to the start
-position, the PDP-1's ``w`` command, the routine ``prove`` run from its entry
+run a proof the same way -- the analysis tape (``build/prove.rim``, a program
+of its own beside the game's tape) read in and set to the start position, the
+PDP-1's ``w`` command, the routine ``prove`` run from its entry
 to its exit in measured slices so that the nodes so far can be shown while it
 works and every instruction's memory cycles are counted (``machine.cycles``,
 the Handbook's table), and the answer checked against ``reference.prove``,
@@ -22,7 +23,7 @@ from typing import Callable
 
 from ..machine.cycles import COUNTED_PER_SECOND, CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
+from ..machine.kalah_program import ANALYSIS, DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
 from ..machine.simh import BreakpointReached, Closing
 from ..reference.prove import ProofError, ProofResult, ProofTooDeep, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
@@ -102,15 +103,15 @@ def positions_so_far(sim, symbols: dict[str, int]) -> int:
 
 
 class ProofMachine(Closing):
-    """A diagnostic-mode PDP-1 kept for a series of proofs under one panel (pits, seeds, variants)."""
+    """The analysis tape on a PDP-1, kept for a series of proofs under one panel (pits, seeds, variants)."""
 
     def __init__(self, pits: int, seeds: int, variants: Variants) -> None:
         self.variants = variants
         self.machine = KalahMachine(PanelSettings(pits=pits, seeds=seeds, variants=variants, diagnostic=True),
-                                    timeout=60.0)
+                                    timeout=60.0, program=ANALYSIS)
         try:
             self.console = DiagnosticConsole(self.machine)
-            self.symbols = program_symbols()
+            self.symbols = program_symbols(ANALYSIS)
             self.sim = self.machine.sim
             self.counter = CycleCounter(self._stopped())
         except BaseException:

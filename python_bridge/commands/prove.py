@@ -2,7 +2,8 @@
 
     prove --pits 6 --seeds N [variants] [--bound B] [--value] [--pace P]
 
-Runs the PDP-1's ``w`` command on the start position (``checking.proof``),
+Runs the PDP-1's ``w`` command on the start position with the analysis tape
+read in (``checking.proof``),
 shows the positions searched so far and the time while it works, checks the
 answer and the node count against ``ref prove``, and prints the verdict, the
 nodes, the instructions, the memory cycles and the time the 1960 machine
@@ -103,8 +104,9 @@ def main(argv: list[str]) -> int:
             raise UsageError("--pace needs the cycles: leave out --no-cycles")
         if args.value and args.bound:
             raise UsageError("--value makes its own bounds: leave out --bound")
-        print(f"Kalah({args.pits},{args.seeds}), {variants.describe()}: the PDP-1 (4,096 words) proves it, "
-              "null-window alpha-beta to the end of the game", flush=True)
+        print(f"Kalah({args.pits},{args.seeds}), {variants.describe()}: the PDP-1 (4,096 words), the analysis tape "
+              "build/prove.rim read in, proves it: null-window alpha-beta to the end of the game, a table of "
+              "positions already searched", flush=True)
         positions = estimate_proof(args.pits, args.seeds, args.value)
         announce(f"{'the bound tests of its value' if args.value else 'the proof'} (about {positions:,} positions"
                  f"{', every memory cycle counted' if not args.no_cycles else ''}"

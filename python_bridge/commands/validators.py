@@ -185,14 +185,14 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
 
     ``limit_errors``: a legal input that reached a limit of the machine or the reference (a proof
     deeper than the PDP-1's frames): one line and ``EXIT_LIMIT`` (3), not the usage status.
-    ``needs_tape``: first make sure ``build/kalah.rim`` is sound (punched again from the
-    sources when it is damaged); a tape that cannot be had is one line and exit 1."""
+    ``needs_tape``: first make sure the tapes (``build/kalah.rim``, ``build/prove.rim``) are sound
+    (punched again from the sources when damaged); a tape that cannot be had is one line and exit 1."""
     try:
         if needs_tape:
-            from ..machine.kalah_program import TapeDamaged, ensure_tape  # not for ref: no emulator there
+            from ..machine.kalah_program import TapeDamaged, ensure_tapes  # not for ref: no emulator there
 
             try:
-                ensure_tape()
+                ensure_tapes()
             except TapeDamaged as exc:
                 return fail(str(exc), EXIT_FAILURE)
         return body()

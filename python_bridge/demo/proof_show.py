@@ -5,7 +5,10 @@ PDP-1 Kalah programs showed the first player wins with one, two or three
 seeds a pit.  Those programs are lost; here the operator sets the panel for
 diagnostic mode, types the proof command ``w 0`` ("does the side to move
 finish more than 0 ahead?") and the PDP-1 answers, while the audience sees the
-positions searched so far and the 1960 time passing.  The proof runs at 1960
+positions searched so far and the 1960 time passing.  The proof is a program
+of its own on a tape of its own (``build/prove.rim``): the operator takes the
+game's tape off the reader and reads the analysis tape in, as the period's
+separate programs were punched on separate tapes.  The proof runs at 1960
 pace (the cycles counted exactly, 5 us each) unless ``--fast``, which runs it
 at full speed without counting cycles.  Every answer and node count is
 checked against the reference (``ref prove``).
@@ -21,12 +24,16 @@ import textwrap
 import time
 from typing import TextIO
 
+from tools.papertape import read_tape
+
 from ..checking.proof import clock_text, Progress, ProofMachine, ProofRun
 from ..machine.front_panel import PanelSettings
+from ..machine.kalah_program import ANALYSIS, GAME, ROOT, ensure_tape
 from ..machine.simh import SimhError
 from ..reference.notation import format_position
 from ..reference.rules import Variants, start_position
 from .run import panel_lines
+from .tape_picture import tape_summary
 
 WIDTH = 78
 TYPEWRITER_CPS = 10  # the Soroban typewriter's characters a second
@@ -46,7 +53,18 @@ STORY = [
 METHOD = ("The question: with perfect play by both sides to the end of the game, does the player to move "
           "finish more than 0 seeds ahead? The PDP-1 searches by alpha-beta with the narrowest window there "
           "is, (0, 1), every line to the end of the game, keeping 8 words a ply: the board, two pits a word, "
-          "and where its list of moves stands. \"above yes\" means the first player wins.")
+          "and where its list of moves stands; the answers of positions already searched "
+          "are kept in a table of 256 entries in the rest of core. \"above yes\" means the first player wins.")
+
+
+def change_tapes(show: "ProofShow") -> None:
+    """The operator takes the game's tape off the reader and mounts the analysis tape: two programs, two tapes."""
+    game, analysis = ensure_tape(program=GAME), ensure_tape(program=ANALYSIS)
+    name = analysis.relative_to(ROOT) if analysis.is_relative_to(ROOT) else analysis
+    show.note("")
+    show.note(f"The operator takes the game's tape ({game.name}) off the reader and mounts the analysis tape, "
+              f"a program of its own:")
+    show.note(f"  {tape_summary(read_tape(analysis.read_bytes()), str(name))}.")
 
 
 class ProofShow:
@@ -96,10 +114,10 @@ class ProofShow:
 def _prove_one(show: ProofShow, seeds: int, variants: Variants) -> ProofRun:
     panel = PanelSettings(pits=6, seeds=seeds, variants=variants, diagnostic=True)
     show.note("")
-    show.note(f"The operator sets the panel for Kalah(6,{seeds}), diagnostic mode (sense switch 6):")
+    show.note(f"The operator sets the panel for Kalah(6,{seeds}):")
     for line in panel_lines(panel):
         show.note(line)
-    show.note("reads in the tape, and types on the typewriter:")
+    show.note("reads in the analysis tape, and types on the typewriter:")
     start = start_position(6, seeds)
     with ProofMachine(6, seeds, variants) as machine:
         show.typewriter("p " + format_position(start))
@@ -134,6 +152,7 @@ def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: V
     for paragraph in STORY:
         show.say(paragraph)
     show.say(METHOD)
+    change_tapes(show)
     runs = []
     for n in seeds:
         try:

@@ -6,7 +6,9 @@ must answer and updates the position as the PDP-1 must.  The typed line is
 first passed through what SIMH's keyboard does to it (characters without a
 FIO-DEC code never arrive, DEL becomes backspace) and what the program's
 line reader does (backspace takes back a character, more than 80 characters
-spoil the line).
+spoil the line).  Each tape answers p and m and a command of its own: the
+game's tape ``b`` (search), the analysis tape ``w`` (prove); the other is
+answered ``error``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from ..reference.rules import ENDED, Position, RulesError, Variants, play, start
 from ..reference.prove import ProofError, prove
 from ..reference.search import MAX_DEPTH, MIN_DEPTH, best_move
 from ..reference.notation import NotationError, format_position, parse_position
+from .kalah_program import GAME, Program
 
 LINE_MAX = 80  # the program's line buffer (lbmax)
 DEL = "\x7f"
@@ -65,11 +68,12 @@ class DiagnosticModel:
     seeds: int
     variants: Variants
     position: Position
+    program: Program = GAME
 
     @classmethod
-    def fresh(cls, pits: int, seeds: int, variants: Variants) -> "DiagnosticModel":
-        """The state right after read-in: the opening position for the panel."""
-        return cls(pits, seeds, variants, start_position(pits, seeds))
+    def fresh(cls, pits: int, seeds: int, variants: Variants, program: Program = GAME) -> "DiagnosticModel":
+        """The state right after read-in of ``program``'s tape: the opening position for the panel."""
+        return cls(pits, seeds, variants, start_position(pits, seeds), program)
 
     def answer(self, typed: str) -> str:
         line, overflow = delivered_line(typed)
@@ -82,9 +86,9 @@ class DiagnosticModel:
             return self._set(rest)
         if head == "m":
             return self._move(rest)
-        if head == "b":
+        if head == "b" == self.program.command:
             return self._best(rest)
-        if head == "w":
+        if head == "w" == self.program.command:
             return self._prove(rest)
         return "error"
 

@@ -27,20 +27,51 @@ from .simh import FULL_SPEED, Closing, MachineConfig, Simh, SimhError, SimhTimeo
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / "pdp1_src"
 BUILD_DIR = ROOT / "build"
-# The program's files in assembly order (the Makefile's KALAH_SRC says the same).
-SOURCE_FILES = ("kalah.mac", "rules.mac", "search.mac", "prove.mac", "diag.mac", "typewr.mac", "core.mac")
-TAPE = BUILD_DIR / "kalah.rim"
 
 
-def source_paths() -> list[Path]:
-    return [SOURCE_DIR / name for name in SOURCE_FILES]
+@dataclass(frozen=True)
+class Program:
+    """One whole program on a tape of its own, for the 4,096-word machine: its sources in assembly
+    order (the Makefile lists the same; the first names the tape) and what it answers.
+
+    The game and the analysis share the panel, rules, diagnostic and typewriter sources; each is
+    read in alone, as separate programs were punched on tapes of their own.
+    """
+
+    name: str
+    files: tuple[str, ...]
+    command: str  # the diagnostic command of its own besides p and m: b (search) or w (prove)
+
+    @property
+    def tape(self) -> Path:
+        return BUILD_DIR / f"{self.name}.rim"
+
+    @property
+    def symbols(self) -> Path:
+        return BUILD_DIR / f"{self.name}.sym.json"
+
+    def source_paths(self, source_dir: Path = SOURCE_DIR) -> list[Path]:
+        return [source_dir / name for name in self.files]
 
 
-SYMBOLS = BUILD_DIR / "kalah.sym.json"
+# The game: play, the diagnostic commands p, m and b, think.
+GAME = Program("kalah", ("kalah.mac", "panel.mac", "rules.mac", "search.mac", "diag.mac", "typewr.mac",
+                         "core.mac"), "b")
+# The analysis: the proof (prove) and the diagnostic commands p, m and w.
+ANALYSIS = Program("prove", ("prove.mac", "panel.mac", "rules.mac", "proof.mac", "diag.mac", "typewr.mac",
+                             "pcore.mac"), "w")
+PROGRAMS = (GAME, ANALYSIS)
+SOURCE_FILES = GAME.files
+TAPE = GAME.tape
+SYMBOLS = GAME.symbols
+
+
+def source_paths(program: Program = GAME) -> list[Path]:
+    return program.source_paths()
 
 
 class TapeDamaged(SimhError):
-    """``build/kalah.rim`` fails its own check (a bad checksum, a cut) and cannot be punched again."""
+    """A tape (``build/kalah.rim``, ``build/prove.rim``) fails its own check (a bad checksum, a cut) and cannot be punched again."""
 
 
 _SOUND: set[tuple[int, int, int]] = set()   # (mtime_ns, size, inode) of tapes already verified
@@ -75,17 +106,19 @@ def _verified(path: Path) -> str | None:
     return problem
 
 
-def ensure_tape(build_dir: Path = BUILD_DIR, source_dir: Path = SOURCE_DIR) -> Path:
-    """``build/kalah.rim``, sound: assembled with tools.macro if it is missing, older than its
-    sources, or damaged (every block's checksum verified before it is booted).
+def ensure_tape(build_dir: Path = BUILD_DIR, source_dir: Path = SOURCE_DIR, *,
+                program: Program = GAME) -> Path:
+    """The program's tape (``build/kalah.rim``, or ``build/prove.rim`` for the analysis), sound:
+    assembled with tools.macro if it is missing, older than its sources, or damaged (every block's
+    checksum verified before it is booted).
 
-    The symbol table goes beside it (``kalah.sym.json``): the bridge finds the
-    program's variables and entry points there, to examine or deposit them.  A
-    damaged tape is reported on one line (which block) and punched again from
-    ``pdp1_src/``; without the sources it raises ``TapeDamaged``.
+    The symbol table goes beside it (``kalah.sym.json``, ``prove.sym.json``): the bridge finds the
+    program's variables and entry points there, to examine or deposit them.  A damaged tape is
+    reported on one line (which block) and punched again from ``pdp1_src/``; without the sources
+    it raises ``TapeDamaged``.
     """
-    tape, symbols = build_dir / TAPE.name, build_dir / SYMBOLS.name
-    sources = [source_dir / name for name in SOURCE_FILES]
+    tape, symbols = build_dir / program.tape.name, build_dir / program.symbols.name
+    sources = program.source_paths(source_dir)
     have_sources = all(src.is_file() for src in sources)
     fresh = [tape, symbols]
     if all(f.exists() for f in fresh) and (not have_sources or all(
@@ -102,13 +135,13 @@ def ensure_tape(build_dir: Path = BUILD_DIR, source_dir: Path = SOURCE_DIR) -> P
         raise TapeDamaged(f"{tape} is missing and so are the sources to punch it ({source_dir})")
     from tools.macro import assemble
 
-    program = assemble([(str(p.relative_to(source_dir.parent)), p.read_bytes()) for p in sources])
-    if not program.ok or program.tape is None:
-        raise SimhError(f"the Kalah source does not assemble:\n{program.messages}")
+    punched = assemble([(str(p.relative_to(source_dir.parent)), p.read_bytes()) for p in sources])
+    if not punched.ok or punched.tape is None:
+        raise SimhError(f"the {program.name} source does not assemble:\n{punched.messages}")
     build_dir.mkdir(parents=True, exist_ok=True)
-    _replace(tape, program.tape)
-    _replace(tape.with_suffix(".lst"), program.listing.encode("latin-1"))
-    _replace(symbols, json.dumps(program.symbols, indent=0, sort_keys=True).encode())
+    _replace(tape, punched.tape)
+    _replace(tape.with_suffix(".lst"), punched.listing.encode("latin-1"))
+    _replace(symbols, json.dumps(punched.symbols, indent=0, sort_keys=True).encode())
     problem = _verified(tape)
     if problem is not None:  # the assembler punched a tape our reader refuses: a bug to report, not boot
         raise TapeDamaged(f"{tape} as just punched fails its check: {problem}")
@@ -123,10 +156,15 @@ def _replace(path: Path, data: bytes) -> None:
     os.replace(part, path)
 
 
-def program_symbols() -> dict[str, int]:
-    """The Kalah program's symbol table (label -> address), as assembled for build/kalah.rim."""
-    ensure_tape()
-    return json.loads(SYMBOLS.read_text())
+def ensure_tapes() -> list[Path]:
+    """Both tapes, sound (``ensure_tape`` for each): what every command that runs the PDP-1 checks first."""
+    return [ensure_tape(program=program) for program in PROGRAMS]
+
+
+def program_symbols(program: Program = GAME) -> dict[str, int]:
+    """A program's symbol table (label -> address), as assembled for its tape (the game's by default)."""
+    ensure_tape(program=program)
+    return json.loads(program.symbols.read_text())
 
 
 class ProtocolError(SimhError):
@@ -134,7 +172,8 @@ class ProtocolError(SimhError):
 
 
 class KalahMachine(Closing):
-    """A simulator with the Kalah tape read in and running."""
+    """A simulator with a Kalah tape read in and running: the game's (``GAME``), or the analysis
+    tape (``ANALYSIS``) for proofs."""
 
     def __init__(
         self,
@@ -144,8 +183,10 @@ class KalahMachine(Closing):
         timeout: float = 10.0,
         tape: Path | None = None,
         breakpoints: tuple[int, ...] = (),
+        program: Program = GAME,
     ) -> None:
         self.panel = panel
+        self.program = program
         self.config = config
         self.sim = Simh(config, timeout=timeout)
         try:
@@ -153,7 +194,7 @@ class KalahMachine(Closing):
             self.sim.set_test_word(panel.test_word())
             for address in breakpoints:  # before read-in: the program may reach them at once
                 self.sim.command(f"break {address:o}")
-            self.sim.read_in(tape or ensure_tape())
+            self.sim.read_in(tape or ensure_tape(program=program))
         except BaseException:
             self.sim.close()
             raise

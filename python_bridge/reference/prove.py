@@ -34,10 +34,31 @@ position, bound and variant set, so every detail here is part of the contract:
   pit m down to pit 1, then every other non-empty pit from pit m down.
 * **The pie rule** is not part of the search (as for ``best``): the question
   is about the position as it stands.
+* **The table** (``ProofTable``): the analysis tape keeps the answers of
+  positions already searched in a transposition table of ``TABLE_ENTRIES``
+  entries in the core the frames leave, emptied at the start of every proof.
+  Since a node's window depends only on its side, a position's answer (fails
+  high or low for the side to move) is the same wherever the proof meets it.
+  Only positions whose twelve pits each hold at most 7 seeds are kept; an
+  entry is three words --
+
+  - ``a``: south's pits, 3 bits each, pit 1 highest (pits beyond m are 0);
+  - ``b``: north's pits, the same;
+  - ``k + answer``: ``k`` = 4 x south's store + 2 x the side to move (0 south,
+    1 north), plus 1 if the position fails high.
+
+  The slot is ``h xor (h rotated 9 bits)``, its low 8 bits, where
+  ``h = a xor b xor k`` (18-bit words).  Every position reached by a move in
+  which the game goes on is first looked up: found (all three words agree),
+  its answer is taken and the position is neither counted nor searched.
+  Every position searched (the root too) writes its answer into its slot
+  when it has one, replacing whatever was there.  An empty entry is zeros,
+  which no position kept can match (the side to move has a seed).
 * **Depth**: a proof is as deep as the longest line it follows.  The PDP-1
   keeps one frame a ply for ``MAX_PLIES`` plies; a proof that would need more
   is refused (``ProofError``; the PDP-1 answers ``error``), by both sides alike,
-  at the first node that would be deeper.
+  at the first node that would be deeper (a position found in the table is
+  not a node).
 """
 
 from __future__ import annotations
@@ -46,11 +67,57 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from .rules import ENDED, Position, Variants, other, play, STANDARD
+from .rules import ENDED, NORTH, Position, Variants, other, play, STANDARD
 from .search import PROGRESS_MASK, move_order
 
-MAX_PLIES = 100  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
+MAX_PLIES = 180  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
 MAX_BOUND = 99  # bounds are -99..99: every margin lies within -72..72
+TABLE_ENTRIES = 256  # the analysis tape's transposition table: entries of three words
+TABLE_PIT_MAX = 7  # a position is kept only when every pit holds at most this many seeds (3 bits)
+WORD = 0o777777
+
+
+def _pits_word(cells: tuple[int, ...]) -> int:
+    """A row's pits, 3 bits each, pit 1 in the highest field of six (pits beyond m are 0)."""
+    word = 0
+    for k in range(6):
+        word = (word << 3) | (cells[k] if k < len(cells) else 0)
+    return word
+
+
+def table_key(position: Position) -> tuple[int, int, int] | None:
+    """The table's key words ``(a, b, k)`` of a position, or None when a pit holds more than 7 seeds."""
+    m, board = position.pits, position.board
+    south, north = board[:m], board[m + 1:2 * m + 1]
+    if max(south + north) > TABLE_PIT_MAX:
+        return None
+    return _pits_word(south), _pits_word(north), 4 * board[m] + 2 * (position.to_move == NORTH)
+
+
+def table_slot(key: tuple[int, int, int]) -> int:
+    """The entry a key goes in: h xor (h rotated 9 bits), its low 8 bits, h = a xor b xor k."""
+    a, b, k = key
+    h = a ^ b ^ k
+    return (h ^ (((h >> 9) | (h << 9)) & WORD)) & (TABLE_ENTRIES - 1)
+
+
+class ProofTable:
+    """The analysis tape's transposition table, word for word: ``TABLE_ENTRIES`` entries of three words."""
+
+    def __init__(self) -> None:
+        self.words = [0] * (3 * TABLE_ENTRIES)
+
+    def probe(self, key: tuple[int, int, int]) -> bool | None:
+        """The answer kept for ``key`` (True: fails high), or None when its slot holds another position."""
+        at = 3 * table_slot(key)
+        a, b, last = self.words[at:at + 3]
+        if a == key[0] and b == key[1] and last & ~1 == key[2]:
+            return bool(last & 1)
+        return None
+
+    def store(self, key: tuple[int, int, int], high: bool) -> None:
+        at = 3 * table_slot(key)
+        self.words[at:at + 3] = [key[0], key[1], key[2] + high]
 
 
 class ProofError(ValueError):
@@ -74,15 +141,26 @@ class ProofResult:
 
 
 class _Prover:
-    """One proof: holds the variants, the node counter and the deepest ply while recursing."""
+    """One proof: holds the variants, the table, the node counter and the deepest ply while recursing."""
 
     def __init__(self, variants: Variants, progress: Callable[[int], None] | None = None) -> None:
         self.variants = variants
+        self.table = ProofTable()
         self.nodes = 0
         self.deepest = 0
         self.progress = progress  # told the nodes so far every 65,536 nodes (a long proof's progress)
 
-    def negamax(self, position: Position, view: str, ply: int, alpha: int, beta: int) -> int:
+    def child(self, position: Position, view: str, ply: int, alpha: int, beta: int) -> int:
+        """A position reached by a move, the game going on: the table's answer, else its search."""
+        key = table_key(position)
+        if key is not None:
+            high = self.table.probe(key)
+            if high is not None:
+                return beta if high else alpha
+        return self.negamax(position, view, ply, alpha, beta, key)
+
+    def negamax(self, position: Position, view: str, ply: int, alpha: int, beta: int,
+                key: tuple[int, int, int] | None) -> int:
         """Fail-hard value of ``position`` (not finished) from ``view``, the side to move."""
         self.nodes += 1
         if not self.nodes & PROGRESS_MASK and self.progress is not None:
@@ -90,14 +168,20 @@ class _Prover:
         if ply >= MAX_PLIES:
             raise ProofTooDeep(f"the proof needs more than {MAX_PLIES} plies")
         self.deepest = max(self.deepest, ply)
+        value = self._search(position, view, ply, alpha, beta)
+        if key is not None:
+            self.table.store(key, value >= beta)
+        return value
+
+    def _search(self, position: Position, view: str, ply: int, alpha: int, beta: int) -> int:
         for pit in move_order(position):
             child = play(position, pit, self.variants).position
             if child.to_move == ENDED:
                 value = child.margin(view)
             elif child.to_move == view:
-                value = self.negamax(child, view, ply + 1, alpha, beta)
+                value = self.child(child, view, ply + 1, alpha, beta)
             else:
-                value = -self.negamax(child, other(view), ply + 1, -beta, -alpha)
+                value = -self.child(child, other(view), ply + 1, -beta, -alpha)
             if value >= beta:
                 return beta
             if value > alpha:
@@ -118,7 +202,7 @@ def prove(position: Position, bound: int, variants: Variants = STANDARD,
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * MAX_PLIES + 200))
     try:
-        value = prover.negamax(position, position.to_move, 0, bound, bound + 1)
+        value = prover.negamax(position, position.to_move, 0, bound, bound + 1, table_key(position))
     finally:
         sys.setrecursionlimit(limit)
     return ProofResult(value > bound, prover.nodes, prover.deepest)

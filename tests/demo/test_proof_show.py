@@ -17,8 +17,10 @@ def test_the_fast_segment_proves_6_1(kalah_tape) -> None:
     assert run_proof_show(out, fast=True, seeds=(1,)) == 0
     text = out.getvalue()
     assert "SHERSH.1[LET,JMC]" in text and "SHERSH.2[LET,JMC]" in text
-    assert "\nw 0\nabove yes nodes 649\n" in text
-    assert "above yes nodes 649 -- agrees" in text
+    assert "takes the game's tape (kalah.rim) off the reader and mounts the analysis tape" in text
+    assert "build/prove.rim:" in text and "reads in the analysis tape" in text
+    assert "\nw 0\nabove yes nodes 291\n" in text
+    assert "above yes nodes 291 -- agrees" in text
     assert "One seed a pit: the first player wins" in text
 
 
@@ -29,9 +31,9 @@ def test_the_paced_segment_takes_the_1960_time(kalah_tape) -> None:
     assert run_proof_show(out, seeds=(1,), variants=Variants(empty_capture=True)) == 0
     took = time.monotonic() - began
     text = out.getvalue()
-    assert "above yes nodes 204 -- agrees" in text
+    assert "above yes nodes 119 -- agrees" in text
     seconds_1960 = float(text.split("memory cycles: ")[1].split(" s on a real PDP-1")[0])
-    typed = len("p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s") + len("ok") + len("w 0") + len("above yes nodes 204")
+    typed = len("p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s") + len("ok") + len("w 0") + len("above yes nodes 119")
     assert took >= seconds_1960 + typed / 10
 
 

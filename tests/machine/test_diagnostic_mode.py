@@ -9,7 +9,7 @@ import pytest
 from python_bridge.checking.fuzz import run_fuzz
 from python_bridge.machine.diagnostic import DEL, DiagnosticModel
 from python_bridge.machine.front_panel import PanelSettings
-from python_bridge.machine.kalah_program import DiagnosticConsole, KalahMachine
+from python_bridge.machine.kalah_program import ANALYSIS, DiagnosticConsole, KalahMachine
 from python_bridge.reference.notation import format_position
 from python_bridge.reference.rules import Variants, play, start_position
 
@@ -17,6 +17,16 @@ from python_bridge.reference.rules import Variants, play, start_position
 @pytest.fixture(scope="module")
 def console(kalah_tape):
     machine = KalahMachine(PanelSettings(diagnostic=True))
+    try:
+        yield DiagnosticConsole(machine)
+    finally:
+        machine.close()
+
+
+@pytest.fixture(scope="module")
+def analysis(kalah_tape):
+    """The analysis tape (build/prove.rim) read in: p, m and w."""
+    machine = KalahMachine(PanelSettings(diagnostic=True), program=ANALYSIS)
     try:
         yield DiagnosticConsole(machine)
     finally:
@@ -45,6 +55,20 @@ def test_a_game_over_refuses_moves_and_searches(console: DiagnosticConsole) -> N
     assert console.ask("m 1").text == "error"
     assert console.ask("b 3").text == "error"
     assert console.ask("p 0 0 0 0 0 0 20 0 0 0 0 1 0 28 e").text == "error"  # e with seeds left
+
+
+def test_each_tape_answers_its_own_command_and_refuses_the_others(console: DiagnosticConsole,
+                                                                  analysis: DiagnosticConsole) -> None:
+    """The game's tape searches (b) and has no proof; the analysis tape proves (w) and has no search."""
+    for tape in (console, analysis):
+        tape.machine.set_panel(PanelSettings(pits=6, seeds=1, diagnostic=True))
+        tape.sync()
+        assert tape.ask("p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s").text == "ok"
+        assert tape.ask("m 6").text == "= 1 1 1 1 1 0 1 1 1 1 1 1 1 0 s"
+    assert console.ask("w 0").text == "error"
+    assert analysis.ask("b 1").text == "error"
+    assert console.ask("b 1").text.startswith("best ")
+    assert analysis.ask("w 0").text.startswith("above ")
 
 
 @pytest.mark.parametrize("pits", range(1, 7))
@@ -90,30 +114,30 @@ def test_differential_fuzz_against_the_reference(kalah_tape) -> None:
 
 # -- the proof: w <bound> ----------------------------------------------------------------------
 
-def _panel(console: DiagnosticConsole, pits: int, seeds: int, variants: Variants) -> DiagnosticModel:
-    console.machine.set_panel(PanelSettings(pits=pits, seeds=seeds, variants=variants, diagnostic=True))
-    console.sync()
-    return DiagnosticModel.fresh(pits, seeds, variants)
+def _panel(analysis: DiagnosticConsole, pits: int, seeds: int, variants: Variants) -> DiagnosticModel:
+    analysis.machine.set_panel(PanelSettings(pits=pits, seeds=seeds, variants=variants, diagnostic=True))
+    analysis.sync()
+    return DiagnosticModel.fresh(pits, seeds, variants, analysis.machine.program)
 
 
-@pytest.mark.parametrize("variants, nodes", [(Variants(), 649), (Variants(empty_capture=True), 204)])
-def test_the_pdp1_proves_kalah_6_1(console: DiagnosticConsole, variants: Variants, nodes: int) -> None:
+@pytest.mark.parametrize("variants, nodes", [(Variants(), 291), (Variants(empty_capture=True), 119)])
+def test_the_pdp1_proves_kalah_6_1(analysis: DiagnosticConsole, variants: Variants, nodes: int) -> None:
     """McCarthy's first result: with one seed a pit the first player wins (the margin is above 0)."""
-    _panel(console, 6, 1, variants)
+    _panel(analysis, 6, 1, variants)
     start = "p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s"
-    assert console.ask(start).text == "ok"
-    assert console.ask("w 0").text == f"above yes nodes {nodes}"
-    assert console.ask("w 2").text.startswith("above no ")  # the value is 2: not above 2
-    assert console.ask("m 6").text == "= 1 1 1 1 1 0 1 1 1 1 1 1 1 0 s"  # the board is as it was
+    assert analysis.ask(start).text == "ok"
+    assert analysis.ask("w 0").text == f"above yes nodes {nodes}"
+    assert analysis.ask("w 2").text.startswith("above no ")  # the value is 2: not above 2
+    assert analysis.ask("m 6").text == "= 1 1 1 1 1 0 1 1 1 1 1 1 1 0 s"  # the board is as it was
 
 
-def test_proof_answers_and_errors(console: DiagnosticConsole) -> None:
-    model = _panel(console, 6, 1, Variants())
+def test_proof_answers_and_errors(analysis: DiagnosticConsole) -> None:
+    model = _panel(analysis, 6, 1, Variants())
     lines = ["p 0 0 0 1 0 2 10 3 0 0 0 1 0 7 n", "w -3", "w -0", "w 05", "w -99", "w 99",
              "w", "w ", "w -", "w --1", "w - 1", "w +1", "w 100", "w -100", "w 1x", "w 1 ", "W 1",
              "p 0 0 0 0 0 0 12 0 0 0 0 0 0 12 e", "w 0"]
     for line in lines:
-        assert console.ask(line).text == model.answer(line), line
+        assert analysis.ask(line).text == model.answer(line), line
 
 
 def _endgames(count: int, seed: int) -> list[tuple[int, Variants, str, str]]:
@@ -131,18 +155,18 @@ def _endgames(count: int, seed: int) -> list[tuple[int, Variants, str, str]]:
     return cases
 
 
-def test_proofs_of_endgames_match_the_reference(console: DiagnosticConsole) -> None:
+def test_proofs_of_endgames_match_the_reference(analysis: DiagnosticConsole) -> None:
     model = None
     for pits, variants, position, ask in sorted(_endgames(80, seed=1961), key=lambda c: (c[0], c[1].flags())):
         if model is None or model.pits != pits or model.variants != variants:
-            model = _panel(console, pits, 4, variants)
+            model = _panel(analysis, pits, 4, variants)
         for line in (position, ask):
-            assert console.ask(line).text == model.answer(line), (variants.describe(), line)
+            assert analysis.ask(line).text == model.answer(line), (variants.describe(), line)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variants, nodes", [(Variants(), 498898), (Variants(empty_capture=True), 472990)])
-def test_the_pdp1_proves_kalah_6_2(console: DiagnosticConsole, variants: Variants, nodes: int) -> None:
-    _panel(console, 6, 2, variants)
-    assert console.ask("p 2 2 2 2 2 2 0 2 2 2 2 2 2 0 s").text == "ok"
-    assert console.ask("w 0", timeout=120).text == f"above yes nodes {nodes}"
+@pytest.mark.parametrize("variants, nodes", [(Variants(), 243261), (Variants(empty_capture=True), 289757)])
+def test_the_pdp1_proves_kalah_6_2(analysis: DiagnosticConsole, variants: Variants, nodes: int) -> None:
+    _panel(analysis, 6, 2, variants)
+    assert analysis.ask("p 2 2 2 2 2 2 0 2 2 2 2 2 2 0 s").text == "ok"
+    assert analysis.ask("w 0", timeout=120).text == f"above yes nodes {nodes}"

@@ -1,4 +1,4 @@
-"""The Kalah program's tape: the project's assembler and macro1 agree, and it fits a 1960 PDP-1."""
+"""The two tapes (the game, the analysis): the project's assembler and macro1 agree, and each fits a 1960 PDP-1."""
 
 from __future__ import annotations
 
@@ -7,52 +7,67 @@ import subprocess
 from pathlib import Path
 from typing import Iterator
 
-from python_bridge.machine.kalah_program import ROOT, source_paths
+import pytest
+
+from python_bridge.machine.kalah_program import GAME, PROGRAMS, ROOT, Program, source_paths
 from tools.macro import assemble
 
 LOADER_START = 0o7751
 
 
-def _assemble_with_macro1(workdir: Path) -> tuple[bytes, str]:
+def _assemble_with_macro1(workdir: Path, program: Program = GAME) -> tuple[bytes, str]:
     """macro1 writes its outputs beside the first source, so it works on copies."""
     names = []
-    for path in source_paths():
+    for path in source_paths(program):
         (workdir / path.name).write_bytes(path.read_bytes())
         names.append(path.name)
     result = subprocess.run(["/usr/bin/macro1", *names], cwd=workdir, capture_output=True,
                             timeout=60, stdin=subprocess.DEVNULL)
     assert result.returncode == 0, result.stderr.decode()
-    return (workdir / "kalah.rim").read_bytes(), (workdir / "kalah.lst").read_text("latin-1")
+    return (workdir / f"{program.name}.rim").read_bytes(), (workdir / f"{program.name}.lst").read_text("latin-1")
 
 
-def _python_program():
-    return assemble([(str(p.relative_to(ROOT)), p.read_bytes()) for p in source_paths()])
+def _python_program(program: Program = GAME):
+    return assemble([(str(p.relative_to(ROOT)), p.read_bytes()) for p in source_paths(program)])
 
 
-def test_tools_macro_and_macro1_punch_the_same_tape(tmp_path: Path) -> None:
+each_tape = pytest.mark.parametrize("tape", PROGRAMS, ids=lambda p: p.name)
+
+
+@each_tape
+def test_tools_macro_and_macro1_punch_the_same_tape(tmp_path: Path, tape: Program) -> None:
     # the listing names no files, but error messages would: give both the same names
-    program = assemble([(p.name, p.read_bytes()) for p in source_paths()])
+    program = assemble([(p.name, p.read_bytes()) for p in source_paths(tape)])
     assert program.ok, program.messages
-    tape, listing = _assemble_with_macro1(tmp_path)
-    assert program.tape == tape
-    if program.listing != listing:  # macro1's listing is not always repeatable (tests/tools/asm_expected.py)
+    punched, listing = _assemble_with_macro1(tmp_path, tape)
+    assert program.tape == punched
+    if program.listing != listing:  # macro1's listing is not always repeatable (docs/tools.md)
         (tmp_path / "again").mkdir()
-        listing = _assemble_with_macro1(tmp_path / "again")[1]
+        listing = _assemble_with_macro1(tmp_path / "again", tape)[1]
     assert program.listing == listing
 
 
-def test_the_program_fits_below_the_read_in_loader() -> None:
-    program = _python_program()
+def test_the_makefile_assembles_each_tape_from_the_same_files() -> None:
+    makefile = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    for tape in PROGRAMS:
+        listed = re.search(rf"^{tape.name.upper()}_SRC\s*:=(.*)$", makefile, re.M)
+        assert listed and listed.group(1).split() == [f"pdp1_src/{name}" for name in tape.files], tape.name
+
+
+@each_tape
+def test_the_program_fits_below_the_read_in_loader(tape: Program) -> None:
+    program = _python_program(tape)
     assert program.ok, program.messages
     assert max(program.words) < LOADER_START
     assert program.symbols["cend"] <= LOADER_START  # the buffers too
     assert program.start == program.symbols["go"]
 
 
-def test_period_style_labels_and_no_multiply_divide() -> None:
-    program = _python_program()
+@each_tape
+def test_period_style_labels_and_no_multiply_divide(tape: Program) -> None:
+    program = _python_program(tape)
     assert all(len(name) <= 6 for name in program.symbols), [n for n in program.symbols if len(n) > 6]
-    for path in source_paths():
+    for path in source_paths(tape):
         for number, line in enumerate(path.read_text().splitlines(), 1):
             code = line.split("/", 1)[0] if not line.startswith("/") else ""
             assert not re.search(r"\b(mul|div|mus|dis)\b", code), f"{path.name}:{number}: {line}"
@@ -70,7 +85,7 @@ def _routines() -> Iterator[tuple[str, str]]:
     """Each routine (a label whose first instruction saves the return, dap, possibly after a jda
     argument word): where it is and its line, and the comment block just above it (blank lines
     between them allowed), as one text."""
-    for path in source_paths():
+    for path in sorted({path for tape in PROGRAMS for path in source_paths(tape)}):
         lines = path.read_text().splitlines()
         for i, line in enumerate(lines):
             m = re.match(r"^(\w+),\t(dap|0)\b", line)

@@ -3,7 +3,8 @@
 Verdicts are checked against a plain minimax to the end of the game written
 here from the contract (no pruning), and against the solver's exact values of
 whole small games; node counts against a hand count and the pinned figures the
-PDP-1's ``w`` must reproduce (the issue's "about 650" and "about 500,000").
+PDP-1's ``w`` must reproduce; the transposition table's words against the
+contract's layout, and its size and the frames against the analysis tape's.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import random
 import pytest
 
 from python_bridge.commands import ref as ref_cli
-from python_bridge.machine.kalah_program import program_symbols
+from python_bridge.machine.kalah_program import ANALYSIS, program_symbols
 from python_bridge.reference import prove as prove_module
-from python_bridge.reference.prove import MAX_PLIES, ProofError, exact_value, prove
+from python_bridge.reference.prove import (MAX_PLIES, TABLE_ENTRIES, ProofError, ProofTable, exact_value, prove,
+                                           table_key, table_slot)
 from python_bridge.reference.rules import Position, Variants, other, play, start_position
 from python_bridge.reference.solver import solve_start
 from python_bridge.reference.notation import parse_position
@@ -77,18 +79,18 @@ def test_hand_count() -> None:
 
 
 def test_kalah_6_1_pinned() -> None:
-    """The 1-seed game: a first-player win (value 2), in the issue's 'about 650' positions."""
+    """The 1-seed game: a first-player win (value 2); 649 positions without the table, 291 with it."""
     start = start_position(6, 1)
-    assert prove(start, 0).line() == "above yes nodes 649"
-    assert prove(start, 0, EMPTY_CAPTURE).line() == "above yes nodes 204"
+    assert prove(start, 0).line() == "above yes nodes 291"
+    assert prove(start, 0, EMPTY_CAPTURE).line() == "above yes nodes 119"
     assert exact_value(start)[0] == solve_start(6, 1, Variants())
 
 
 @pytest.mark.slow
 def test_kalah_6_2_pinned() -> None:
-    """The 2-seed game: a first-player win in the issue's 'about 500,000' positions (3-4 s here)."""
+    """The 2-seed game: a first-player win; 498,898 positions without the table, 243,261 with it."""
     result = prove(start_position(6, 2), 0)
-    assert result.line() == "above yes nodes 498898"
+    assert result.line() == "above yes nodes 243261"
     assert result.deepest < MAX_PLIES
 
 
@@ -107,18 +109,65 @@ def test_too_deep_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         prove(start_position(6, 1), 0)
 
 
-def test_the_pdp1_frames_hold_max_plies(kalah_tape) -> None:
-    """prove.mac's frames are 8 words a ply, wfrm up to wfend: exactly MAX_PLIES of them."""
-    symbols = program_symbols()
+def test_the_pdp1_frames_hold_max_plies_and_the_table_its_entries(kalah_tape) -> None:
+    """proof.mac's frames are 8 words a ply, wfrm up to wfend: exactly MAX_PLIES of them; its table is
+    TABLE_ENTRIES entries of 3 words, wtab up to wtend, below the read-in loader."""
+    symbols = program_symbols(ANALYSIS)
     assert symbols["wfend"] - symbols["wfrm"] == 8 * MAX_PLIES
     assert symbols["wfsz"] == 8
+    assert symbols["wtend"] - symbols["wtab"] == 3 * TABLE_ENTRIES
+    assert symbols["cend"] >= symbols["wtend"] and symbols["cend"] < 0o7751
+
+
+def test_the_tables_words_are_the_contracts() -> None:
+    """The key: each row's pits 3 bits each, pit 1 highest; 4 x south's store + 2 for north to move."""
+    position = parse_position("1 2 3 4 5 6 7 0 1 7 0 0 2 5 n")
+    assert table_key(position) == (0o123456, 0o017002, 4 * 7 + 2)
+    assert table_key(parse_position("8 0 0 0 0 0 0 1 0 0 0 0 0 0 s")) is None  # a pit above 7: not kept
+    assert table_key(parse_position("3 1 0 2 1 3 s")) == (0o310000, 0o210000, 0)  # two pits: the rest 0
+    h = 0o123456 ^ 0o017002 ^ 30
+    assert table_slot(table_key(position)) == (h ^ ((h >> 9) | (h << 9 & 0o777777))) & 0o377
+
+
+def test_the_table_keeps_an_answer_and_replaces_it() -> None:
+    table = ProofTable()
+    key, other_key = (0o123456, 0o017002, 30), (0o123456, 0o017002, 32)
+    assert table.probe(key) is None
+    table.store(key, True)
+    assert table.probe(key) is True and table.probe(other_key) is None
+    table.store(key, False)
+    assert table.probe(key) is False
+    at = 3 * table_slot(key)
+    assert table.words[at:at + 3] == [0o123456, 0o017002, 30]
+    assert len(table.words) == 3 * TABLE_ENTRIES
+
+
+def test_a_position_found_in_the_table_is_not_counted() -> None:
+    """A position reached twice is searched once and then found: 11 positions searched, not 13."""
+    position = parse_position("1 1 0 0 3 0 1 1 1 0 n")
+    table, plain = prove(position, 0), _untabled(position, 0)
+    assert table.above == plain.above and (table.nodes, plain.nodes) == (11, 13)
+
+
+def _untabled(position: Position, bound: int):
+    """``prove`` with a table that never finds anything: the contract without transpositions."""
+    class Empty(ProofTable):
+        def probe(self, key):
+            return None
+
+    original = prove_module.ProofTable
+    prove_module.ProofTable = Empty
+    try:
+        return prove(position, bound)
+    finally:
+        prove_module.ProofTable = original
 
 
 def test_ref_prove_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert ref_cli.main(["prove", "1 1 1 1 1 1 0 1 1 1 1 1 1 0 s", "0"]) == 0
-    assert capsys.readouterr().out == "above yes nodes 649\n"
+    assert capsys.readouterr().out == "above yes nodes 291\n"
     assert ref_cli.main(["prove", "1 1 1 1 1 1 0 1 1 1 1 1 1 0 s", "-1", "--empty-capture"]) == 0
-    assert capsys.readouterr().out == "above yes nodes 156\n"
+    assert capsys.readouterr().out == f"above yes nodes {prove(start_position(6, 1), -1, EMPTY_CAPTURE).nodes}\n"
     for bound in ("x", "100", "1.5"):
         assert ref_cli.main(["prove", "1 1 1 1 1 1 0 1 1 1 1 1 1 0 s", bound]) == 2
         out, err = capsys.readouterr()
