@@ -223,13 +223,12 @@ class GameDriver(Closing):
         """
         self.close()
         self._machine_lost = False
-        if reader is None:
-            self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout, breakpoints=self.breakpoints)
-            return
+        stepped = (LOADER_START, start_address) if reader is not None else ()  # the read-in's own stops
         self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout,
-                                    breakpoints=(LOADER_START, start_address) + self.breakpoints)
-        self.read_in_instructions = read_in(self.machine.sim, start_address, self.pacer, reader, self.timeout)
-        self.machine.sim.cont()
+                                    breakpoints=stepped + self.breakpoints)
+        if reader is not None:
+            self.read_in_instructions = read_in(self.machine.sim, start_address, self.pacer, reader, self.timeout)
+            self.machine.sim.cont()
 
     def close(self) -> None:
         self.probe_problem = None  # whatever the last look found was about this machine

@@ -204,11 +204,13 @@ def own_foreground(stream: TextIO) -> Iterator[None]:
         return
     try:
         before = os.tcgetpgrp(fd)
-        if before != os.getpgrp() or os.getpid() == os.getpgrp():  # not the foreground, or a leader already
-            raise OSError("nothing to do")
-        os.setpgid(0, 0)
-        _set_foreground(fd, os.getpgrp())
+        moved = before == os.getpgrp() and os.getpid() != before  # in the foreground, in another's group
+        if moved:
+            os.setpgid(0, 0)
+            _set_foreground(fd, os.getpgrp())
     except OSError:
+        moved = False
+    if not moved:
         yield
         return
     try:

@@ -148,7 +148,6 @@ class KioskRunner:
         self.inbox: queue.Queue[Command] = queue.Queue(maxsize=32)
         self.mode = "attract"
         self.game_no = 0
-        self.panel: PanelSettings = config.panel(False)
         self.heartbeat = time.monotonic()
         self._lock = threading.Lock()  # guards the view, paper and lights the server reads
         self._view: dict = {"type": "state", "mode": "attract", "phase": "starting", "game": 0,
@@ -171,11 +170,16 @@ class KioskRunner:
         # (a machine stopped while a character is being typed loses that character)
         # Fast, the thinking runs free (counting every cycle made replies slow: no 1960 seconds are shown
         # then); at either speed the emulator is throttled, so its keyboard loop never spins a core all day.
-        self.driver = GameDriver(self.panel, _KioskFront(self), _TouchVisitor(self),
+        self.driver = GameDriver(config.panel(False), _KioskFront(self), _TouchVisitor(self),
                                  Pacer(config.thinking_pace or None, counted=bool(config.thinking_pace),
                                        sleep=self._pause),
                                  silence_timeout=config.watchdog_seconds, timeout=config.watchdog_seconds,
                                  machine_config=QUIET_SPEED)
+
+    @property
+    def panel(self) -> PanelSettings:
+        """The panel of the game in play (the driver's: set for each game, or from a saved one)."""
+        return self.driver.panel
 
     # -- the thread ------------------------------------------------------------------------
     def start(self) -> None:
@@ -470,11 +474,11 @@ class KioskRunner:
             self.choice = self.config.default_choice()
             self._update(choices=self._choices_view(self.choice))
         settings = self.config.chosen(self.choice["game"], self.choice["strength"]) if mode == "visitor" else self.config
-        self.panel = settings.panel(self._pdp1_first(mode))
+        panel = settings.panel(self._pdp1_first(mode))
         self._new_page()
-        self.driver.new_game(self.panel)  # the program started again at 100 (on a fresh emulator if need be)
+        self.driver.new_game(panel)  # the program started again at 100 (on a fresh emulator if need be)
         self.log.info("game %d starts: %s mode, %s first", self.game_no, mode,
-                      "the PDP-1" if self.panel.pdp1_first else "the " + ("visitor" if mode == "visitor" else "demo player"))
+                      "the PDP-1" if panel.pdp1_first else "the " + ("visitor" if mode == "visitor" else "demo player"))
 
     def _new_page(self, paper: str = "") -> None:
         self._last_touch = time.monotonic()
@@ -493,7 +497,6 @@ class KioskRunner:
         self._update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
         if not self.driver.resume(saved.title, saved.record):  # saved just as it ended: nothing to play on
             raise GameAborted(saved.mode, "the saved game had ended")
-        self.panel = self.driver.panel
         self._update(board=board_view(self.driver.checker))
         self.stats.restored_after_server_restart += 1
         self._keep_counters()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pexpect
 
 from python_bridge.play.terminal import EchoFilter, Spinner
+from tests.checking.test_session_records import _first_pit_with_seeds
 from tests.play.test_typewriter_keys import PROMPT, ROOT, as_at_a_terminal, finish, play, question
 
 
@@ -39,7 +40,7 @@ def test_an_unfinished_record_holds_what_was_checked_and_no_more(kalah_tape, tmp
     try:
         for _ in range(3):
             question(child)
-            child.send(f"{_first_pit(child)}\r")
+            child.send(f"{_first_pit_with_seeds(child.logfile_read.getvalue())}\r")
         question(child)
         child.sendcontrol("d")
         assert finish(child) == 0
@@ -51,11 +52,6 @@ def test_an_unfinished_record_holds_what_was_checked_and_no_more(kalah_tape, tmp
     transcript = text.split("typewriter transcript:\n", 1)[1]
     typed = re.findall(r"^(?:you play|pdp-1 plays) (\d)", transcript, re.M)
     assert typed == record and len(record) >= 3
-
-
-def _first_pit(child: pexpect.spawn) -> int:
-    rows = re.findall(r"\n +((?:\d+ +)+)you\r\n", child.logfile_read.getvalue())
-    return next(i + 1 for i, n in enumerate(int(n) for n in rows[-1].split()) if n)
 
 
 def test_at_a_games_end_the_pdp1s_question_is_the_only_one(kalah_tape, tmp_path: Path) -> None:
@@ -83,8 +79,9 @@ def test_ctrl_backslash_while_the_pdp1_thinks_leaves_as_ctrl_c_does(kalah_tape, 
     child = play("--pits", "6", "--seeds", "6", "--level", "9", records=tmp_path)
     try:
         question(child)
-        child.send("1\r")
-        child.expect("you play 1")
+        child.send("2\r")  # six seeds from pit 2 end on the PDP-1's side: its turn, it thinks
+        child.expect("you play 2.")
+        child.expect(r" 1  2  3  4  5  6\r\n")  # the board after the move: the move is checked by now
         child.sendcontrol("\\")
         child.expect(r"\[you left; the game is saved in ")
         child.expect(pexpect.EOF)
