@@ -92,6 +92,13 @@ def test_the_screen_session_shows_the_page_which_plays_a_move(session_folder, tm
     if old_cage:
         command.insert(command.index("--"), "-r")
 
+    # the unit's script, run from a copy the session's user can reach: the checkout may sit in a folder
+    # only root can enter (a CI clone in a mktemp -d folder, mode 700); the script needs nothing beside it
+    script = session_folder / "kiosk-session.sh"
+    shutil.copy2(command[-1], script)
+    script.chmod(0o755)
+    command[-1] = str(script)
+
     if os.getuid() == 0:
         # as the unit runs it: as a user of its own, with a /tmp of its own (PrivateTmp=yes: Xwayland's
         # sockets and locks go with the session)
