@@ -3,6 +3,8 @@ running (tests/conftest.py)."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from python_bridge.kiosk.procinfo import descendants
@@ -20,3 +22,25 @@ def pdp1_below(pid: int) -> list[int]:
             found.append(below)
     return found
 
+
+
+def pid_alive(pid: int) -> bool:
+    """Is ``pid`` running?  A zombie is dead for our purposes: reaping an orphan is init's work."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def still_running(pids: list[int], within: float = 5.0) -> list[int]:
+    """Those of ``pids`` still running after up to ``within`` seconds (a killed process takes a moment to die)."""
+    deadline = time.monotonic() + within
+    while any(pid_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [p for p in pids if pid_alive(p)]

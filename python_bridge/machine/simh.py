@@ -239,8 +239,12 @@ QUIET_SPEED = MachineConfig(throttle="2M")
 _live: "weakref.WeakSet[Simh]" = weakref.WeakSet()
 
 
+_HELD = {signal.SIGINT, signal.SIGTERM, signal.SIGQUIT}  # held while a pdp1 is born and registered
+
+
 def _die_with_parent() -> None:
-    """In the child before exec: ask Linux to SIGKILL pdp1 when its parent dies."""
+    """In the child before exec: ask Linux to SIGKILL pdp1 when its parent dies; take the parent's held signals back."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -293,17 +297,14 @@ class Simh(Closing):
         self._tape_dir: tempfile.TemporaryDirectory[str] | None = None  # tapes given as bytes or source
         self._tapes = 0
         self.breakpoints: set[str] = set()  # addresses SIMH would stop at, as given to ``break``
-        self.child = pexpect.spawn(
-            binary,
-            ["-q"],
-            encoding="latin-1",
-            timeout=timeout,
-            cwd=str(cwd) if cwd else None,
-            preexec_fn=_die_with_parent,
-            dimensions=(50, 200),
-        )
-        self.child.delaybeforesend = None  # 50 ms a keystroke otherwise
-        _live.add(self)
+        # Ctrl-C between the fork and ``_live.add`` would leave a pdp1 nobody closes: hold it until
+        # the child is registered (``close`` and the exit handler then reap it whatever happens next).
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            self.child = self._spawn(binary, timeout, cwd)
+            _live.add(self)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         try:
             self._expect_prompt(timeout)
             for cmd in config.commands():
@@ -313,6 +314,21 @@ class Simh(Closing):
         except BaseException:
             self.close()
             raise
+
+    @staticmethod
+    def _spawn(binary: str, timeout: float, cwd: str | os.PathLike[str] | None) -> pexpect.spawn:
+        """The ``pdp1`` child on a pty, 200 columns wide, keystrokes sent without pexpect's delay."""
+        child = pexpect.spawn(
+            binary,
+            ["-q"],
+            encoding="latin-1",
+            timeout=timeout,
+            cwd=str(cwd) if cwd else None,
+            preexec_fn=_die_with_parent,
+            dimensions=(50, 200),
+        )
+        child.delaybeforesend = None  # 50 ms a keystroke otherwise
+        return child
 
     # -- life cycle -------------------------------------------------------------------
     @property

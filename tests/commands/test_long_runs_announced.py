@@ -22,6 +22,7 @@ from python_bridge.reference.estimates import estimate_proof, estimate_search, t
 from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import STANDARD
 from python_bridge.reference.search import best_move
+from tests.processes import still_running
 
 ROOT = Path(__file__).resolve().parents[2]
 START_6_4 = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
@@ -59,7 +60,7 @@ def lines_until(args: list[str], wanted: list[str], limit: float = 300) -> tuple
             run.kill()
             run.wait(10)
     assert found.is_set(), f"never said {wanted}: {''.join(seen)[-800:]}"
-    assert not [pid for pid in below if Path(f"/proc/{pid}").exists()], "an emulator was left running"
+    assert not still_running(below), "an emulator was left running"
     return seen, status
 
 

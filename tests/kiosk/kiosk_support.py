@@ -16,6 +16,8 @@ from pathlib import Path
 
 import aiohttp
 
+from tests.processes import still_running
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Small, fast games for tests: 4 pits x 3 seeds, a fixed low level, every pause short, seeded.
@@ -54,17 +56,6 @@ def write_config(folder: Path, *, idle: float = 30, countdown: float = 3, attrac
     path.write_text(TEST_CONFIG.format(idle=idle, countdown=countdown, port=port or free_port(),
                                        attract_pause=attract_pause, extra_kiosk=extra_kiosk))
     return path
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie is dead for our purposes
-        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 class KioskServer:
@@ -131,10 +122,7 @@ class KioskServer:
                 self.proc.kill()
                 self.proc.wait(5)
         self.proc = None
-        deadline = time.monotonic() + 5
-        while any(pid_alive(p) for p in self.pdp1_pids) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        left = [p for p in self.pdp1_pids if pid_alive(p)]
+        left = still_running(self.pdp1_pids)
         for pid in left:
             os.kill(pid, signal.SIGKILL)
         assert not left, f"pdp1 processes left behind: {left}"

@@ -13,7 +13,8 @@ import urllib.request
 
 import pytest
 
-from tests.kiosk.kiosk_support import Page, pid_alive
+from tests.kiosk.kiosk_support import Page
+from tests.processes import pid_alive
 
 pytestmark = pytest.mark.simh
 

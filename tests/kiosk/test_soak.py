@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from tests.kiosk.kiosk_support import ROOT, pid_alive
+from tests.kiosk.kiosk_support import ROOT
+from tests.processes import still_running
 from python_bridge.kiosk.procinfo import descendants
 
 SOAK = [sys.executable, "-m", "python_bridge", "soak"]
@@ -72,8 +73,5 @@ def test_a_soak_stopped_by_sigterm_stops_its_server_and_pdp1_and_tidies_up(tmp_p
             soak.wait(10)
     assert soak.returncode == 130, out + err
     assert "Traceback" not in out + err and "soak stopped (SIGTERM or Ctrl-C)" in out
-    deadline = time.monotonic() + 5
-    while any(pid_alive(p) for p in below) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [p for p in below if pid_alive(p)], "processes left behind"
+    assert not still_running(below), "processes left behind"
     assert list(tmp_path.iterdir()) == []

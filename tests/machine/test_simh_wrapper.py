@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
@@ -20,6 +19,7 @@ from python_bridge.machine.simh import (
     UndefinedInstruction,
 )
 from tools.macro import assemble
+from tests.processes import pid_alive
 
 # A tiny program: type "ok" and a carriage return, then read a key into 'key' and halt.
 PROGRAM = textwrap.dedent("""\
@@ -53,16 +53,6 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, i
     return tape, prog.symbols
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie is dead for our purposes
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().split()[2] != "Z"
-
-
 def test_commands_deposit_examine_and_close_reaps() -> None:
     with Simh() as sim:
         pid = sim.pid
@@ -73,7 +63,7 @@ def test_commands_deposit_examine_and_close_reaps() -> None:
         assert sim.examine("ss") == 0o24
         assert sim.examine("tw") == 0o400046
         assert "4096W" in sim.command("show cpu")
-    assert not _pid_alive(pid)
+    assert not pid_alive(pid)
 
 
 def test_read_in_typing_and_halt(program: tuple[Path, dict[str, int]]) -> None:
@@ -151,13 +141,13 @@ def test_pdp1_dies_with_its_owner(tmp_path: Path) -> None:
     owner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     try:
         pid = int(owner.stdout.readline())
-        assert _pid_alive(pid)
+        assert pid_alive(pid)
         owner.kill()
         owner.wait(timeout=10)
         deadline = time.monotonic() + 5
-        while _pid_alive(pid) and time.monotonic() < deadline:
+        while pid_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _pid_alive(pid)
+        assert not pid_alive(pid)
     finally:
         owner.kill()
         owner.wait(timeout=10)
