@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .wording import count
+from ..machine.kalah_program import CoreBoard
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title, side_of
 from ..reference.game import Game
 from ..reference.rules import NORTH, SOUTH, Position, other, start_position, winner
@@ -38,7 +39,7 @@ class CrossChecker:
     last_position_before: Position | None = field(default=None, init=False)
     finished: bool = field(default=False, init=False)
     end: GameOver | None = field(default=None, init=False)  # the game's last line, once checked (finished is then set)
-    pending_board: bool = field(default=True, init=False)  # a board is typed after the title and after every move or swap
+    pending_board: bool = field(default=True, init=False)  # a board is typed (or read from core) after the title and every move or swap
     last_choice: tuple[int, int] | None = field(default=None, init=False)  # (depth, positions) of the reference's last PDP-1 choice
     _choice: tuple[tuple, tuple[bool, int, int, int]] | None = field(default=None, init=False, repr=False)
 
@@ -103,6 +104,13 @@ class CrossChecker:
         labels = ("north", "south") if self.pdp1_side is None else ("pdp-1", "you")
         if (board.top_label, board.bottom_label) != labels:
             self._fail(f"the board is labelled {board.top_label}/{board.bottom_label}, expected {labels}")
+        self.pending_board = False
+
+    def check_core(self, core: CoreBoard) -> None:
+        """The brief form's board, read from core where the full form types it: the same check."""
+        ref = self.game.position
+        if not core.holds(ref):
+            self._fail("the board in core differs", pdp1=core.position(ref.pits), reference=format_position(ref))
         self.pending_board = False
 
     def reference_choice(self) -> tuple[bool, int, int, int]:

@@ -17,6 +17,9 @@ owned from the tape's read-in to its record:
   handed to the front end a line at a time, and each line's events (checked
   first) right after it, so a front end never shows a line before the host
   has taken in the ones before it;
+* the brief form (``panel.brief``): the PDP-1 types no board after a move,
+  so the driver stops it where the board would be typed (``shbd``) and
+  checks the board in core instead;
 * the record: ``GameOutcome`` (title, moves, the checked end, restarts, the
   PDP-1's measured choices, the transcript).
 
@@ -48,10 +51,10 @@ from typing import Callable
 
 from ..machine.cycles import seconds
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import KalahMachine, program_symbols
+from ..machine.kalah_program import CoreBoard, KalahMachine, program_symbols
 from ..machine.simh import (FULL_SPEED, QUIET_SPEED, BreakpointReached, Closing, MachineConfig, Simh, SimhDied,
                             SimhError, SimhTimeout)
-from ..machine.transcript import (Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title,
+from ..machine.transcript import (Board, Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title,
                                   TranscriptParser)
 from ..reference.notation import format_record
 from ..reference.rules import SOUTH
@@ -197,7 +200,7 @@ class GameDriver(Closing):
 
     def __post_init__(self) -> None:
         symbols = program_symbols()
-        self._think, self._thx = symbols["think"], symbols["thx"]
+        self._think, self._thx, self._shbd = symbols["think"], symbols["thx"], symbols["shbd"]
         self._keyboard_loop = (symbols["gc1"], symbols["gc1"] + 1)  # getc's wait: szf i 1 / jmp gc1
 
     # -- the machine ----------------------------------------------------------------------------
@@ -211,8 +214,9 @@ class GameDriver(Closing):
 
     @property
     def breakpoints(self) -> tuple[int, ...]:
-        """Where the PDP-1 stops itself so that its thinking is stepped and counted (none when not counted)."""
-        return (self._think, self._thx) if self.pacer.counted else ()
+        """Where the PDP-1 stops itself: its thinking, stepped and counted (unless not counted), and
+        in the brief form where it would type the board (``shbd``), to read the board in core."""
+        return ((self._think, self._thx) if self.pacer.counted else ()) + ((self._shbd,) if self.panel.brief else ())
 
     def start(self, reader: Callable[[int], None] | None = None, start_address: int = START_ADDRESS) -> None:
         """Read the tape into a fresh emulator with the panel set; the program runs.
@@ -295,6 +299,10 @@ class GameDriver(Closing):
             sim.discard_output()
             sim.set_switches(self.panel.switches())
             sim.set_test_word(self.panel.test_word())
+            if self.panel.brief:  # the brief form's stop where the board is left in core
+                sim.set_breakpoint(self._shbd)
+            else:
+                sim.clear_breakpoint(self._shbd)
             self.machine.panel = self.panel
             sim.go(START_ADDRESS)
         except (SimhError, OSError) as failure:
@@ -312,7 +320,7 @@ class GameDriver(Closing):
         self.checker, self.transcript, self.thoughts = checker, "", []
         self._pending_keys = None
         self.panel = PanelSettings(pits=title.pits, seeds=title.seeds, depth=title.level, variants=title.variants,
-                                   pdp1_first=title.first == "pdp-1")
+                                   pdp1_first=title.first == "pdp-1", brief=self.panel.brief)
         self._restore(checker)
         self._resume = True
         return True
@@ -417,8 +425,9 @@ class GameDriver(Closing):
             return False
         checker.transcript_tail = (self.transcript + line)[-1500:]
         checker.on_event(event)
-        if isinstance(event, (Move, Swap, Complaint)):
-            self._pending_keys = None  # the PDP-1 has answered what was typed
+        if isinstance(event, (Move, Swap, Complaint)) or (
+                isinstance(event, Board) and (self._pending_keys or "").strip().lower() == "b"):
+            self._pending_keys = None  # the PDP-1 has answered what was typed (a board: the visitor's b)
         if isinstance(event, (Move, Swap)) and self.thoughts and not self.thoughts[-1].choice \
                 and checker.is_pdp1(checker.side_of(event.player)):
             self.thoughts[-1].choice = f"pit {event.pit}" if isinstance(event, Move) else "swap"
@@ -447,9 +456,14 @@ class GameDriver(Closing):
 
     # -- the thinking -----------------------------------------------------------------------------
     def _on_break(self, sim: Simh, pc: int | None) -> None:
-        """The PDP-1 stopped where it starts (``think``) or ends (``thx``) a choice."""
+        """The PDP-1 stopped where it starts (``think``) or ends (``thx``) a choice, or (the brief form)
+        where the board is left in core after a move: the output before the stop is already checked."""
         if pc == self._think:
             self._think_stepped(sim)
+        elif pc == self._shbd and self.panel.brief:
+            if self.checker is None:
+                raise SimhError("the PDP-1 passed its board before its title was read", sim.tail())
+            self.checker.check_core(CoreBoard.read(sim))
         elif pc != self._thx:  # at thx the thinking was stepped to here and measured
             raise SimhError(f"the PDP-1 stopped at an unexpected breakpoint {pc}", sim.tail())
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from .wording import count
 from ..machine.diagnostic import DEL, DiagnosticModel
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import ANALYSIS, GAME, DiagnosticConsole, KalahMachine, Program
+from ..machine.kalah_program import ANALYSIS, GAME, CoreBoard, DiagnosticConsole, KalahMachine, Program
 from .parallel import deal
 from ..reference.rules import ENDED, NORTH, SOUTH, Position, Variants, play, start_position
 from ..reference.notation import MAX_COUNT, format_position
@@ -27,6 +27,7 @@ from ..machine.simh import SimhError
 
 GROUP_SIZE = 40  # command lines per panel setting
 ANALYSIS_SHARE = 0.3  # the groups typed on the analysis tape
+BRIEF_SHARE = 0.3  # the groups typed in the brief form
 GARBAGE = "abcdefghijklmnopqrstuvwxyz0123456789   -.,/()ABSPMXYZ\t;:$%" + DEL
 
 
@@ -39,10 +40,16 @@ class FuzzGroup:
     seeds: int
     variants: Variants
     program: Program = GAME
+    brief: bool = False  # the brief form: each move's position is read from core, not typed
     lines: list[str] = field(default_factory=list)
 
     def panel(self) -> PanelSettings:
-        return PanelSettings(pits=self.pits, seeds=self.seeds, variants=self.variants, diagnostic=True)
+        return PanelSettings(pits=self.pits, seeds=self.seeds, variants=self.variants, diagnostic=True,
+                             brief=self.brief)
+
+    def model(self) -> DiagnosticModel:
+        """The reference's side of this group, at the opening position."""
+        return DiagnosticModel.fresh(self.pits, self.seeds, self.variants, self.program, self.brief)
 
 
 @dataclass
@@ -60,7 +67,8 @@ class Mismatch:
         flags = " ".join(self.group.variants.flags())
         return "\n".join([
             f"MISMATCH in group {self.group.index} (seed {seed}, {self.group.program.tape.name}): "
-            f"{count(self.group.pits, 'pit')}, {count(self.group.seeds, 'seed')}, {self.group.variants.describe()}",
+            f"{count(self.group.pits, 'pit')}, {count(self.group.seeds, 'seed')}, {self.group.variants.describe()}"
+            + (", the brief form" if self.group.brief else ""),
             f"  position before: {format_position(self.before)}",
             f"  typed:           {self.line!r}",
             f"  PDP-1 answered:  {self.pdp1!r}",
@@ -177,8 +185,8 @@ def generate(seed: int, cases: int) -> list[FuzzGroup]:
     while remaining > 0:
         variants = Variants(*(rng.random() < 0.5 for _ in range(4)))
         group = FuzzGroup(index, rng.randint(1, 6), rng.randint(1, 6), variants,
-                          ANALYSIS if rng.random() < ANALYSIS_SHARE else GAME)
-        model = DiagnosticModel.fresh(group.pits, group.seeds, variants, group.program)
+                          ANALYSIS if rng.random() < ANALYSIS_SHARE else GAME, rng.random() < BRIEF_SHARE)
+        model = group.model()
         for _ in range(min(GROUP_SIZE, remaining)):
             line = _line(rng, group, model)
             group.lines.append(line)
@@ -219,11 +227,16 @@ def run_groups(groups: list[FuzzGroup], stop_at_first: bool = True) -> FuzzOutco
                 console.sync()
                 # a fresh opening position for the new panel, on both sides
                 console.set_position(start_position(group.pits, group.seeds))
-            model = DiagnosticModel.fresh(group.pits, group.seeds, group.variants, group.program)
+            model = group.model()
             for line in group.lines:
                 before = model.position
                 expected = model.answer(line)
                 got = console.ask(line, timeout=60).text
+                if got == expected == "=":  # the brief form: the move's position is in core
+                    core = _core_board(console, group.program)
+                    if not core.holds(model.position):
+                        got, expected = (f"= {core.position(group.pits)} (in core)",
+                                         f"= {format_position(model.position)}")
                 outcome.cases += 1
                 if got != expected:
                     outcome.mismatches.append(Mismatch(group, before, line, got, expected, console.sim.tail()))
@@ -235,6 +248,16 @@ def run_groups(groups: list[FuzzGroup], stop_at_first: bool = True) -> FuzzOutco
         for console in consoles.values():
             console.machine.close()
     return outcome
+
+
+def _core_board(console: DiagnosticConsole, program: Program) -> CoreBoard:
+    """The board in core, read while the program waits for the next command line."""
+    console.sim.stop()
+    try:
+        return CoreBoard.read(console.sim, program)
+    finally:
+        console.sim.cont()
+        console.sync()  # cont flushes the keyboard: type again only once the program reads
 
 
 def run_fuzz(seed: int, cases: int, jobs: int, only_group: int | None = None) -> tuple[FuzzOutcome, float]:

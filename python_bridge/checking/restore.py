@@ -13,7 +13,7 @@ back to the game's speed.  When to restore, and how often, is the driver's
 from __future__ import annotations
 
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import KalahMachine, program_symbols
+from ..machine.kalah_program import KalahMachine, board_words, program_symbols
 from ..machine.simh import FULL_SPEED, BreakpointReached, MachineConfig
 from ..machine.transcript import Title
 from ..reference.game import Game
@@ -24,15 +24,6 @@ from .crosscheck import CrossChecker
 
 def _side_word(side: str) -> int:
     return 0 if side == SOUTH else 1
-
-
-def board_words(checker: CrossChecker) -> list[int]:
-    """The 14 words of the program's board (6 pits a side, unused pits empty) for the game's position."""
-    pos = checker.game.position
-    m = pos.pits
-    south = list(pos.board[:m]) + [0] * (6 - m)
-    north = list(pos.board[m + 1:2 * m + 1]) + [0] * (6 - m)
-    return south + [pos.board[m]] + north + [pos.board[2 * m + 1]]
 
 
 def checker_from_record(title: Title, record: list[int | str]) -> CrossChecker:
@@ -58,20 +49,23 @@ def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossC
                     timeout: float = 10.0, breakpoints: tuple[int, ...] = ()) -> KalahMachine:
     """A fresh machine playing on the game ``checker`` holds, from the board's redrawing.
 
-    ``breakpoints``: the driver's own, set before read-in and left in place
-    (where the PDP-1's thinking starts and ends).
+    ``breakpoints``: the driver's own (where the PDP-1's thinking starts and
+    ends, where the brief form leaves the board in core), set once the fresh
+    start has reached ``gloop`` and left in place.
     """
     symbols = program_symbols()
     gloop = symbols["gloop"]
-    machine = KalahMachine(panel, FULL_SPEED, timeout=timeout,
-                           breakpoints=(gloop,) + tuple(b for b in breakpoints if b != gloop))
+    machine = KalahMachine(panel, FULL_SPEED, timeout=timeout, breakpoints=(gloop,))
     try:
         sim = machine.sim
         stop = sim.wait_for_stop(timeout)
         if not (isinstance(stop, BreakpointReached) and stop.pc == gloop):
             raise stop
+        for address in breakpoints:
+            if address != gloop:
+                sim.set_breakpoint(address)
         sim.discard_output()  # the title and opening board of the fresh start: not part of this game
-        for offset, word in enumerate(board_words(checker)):
+        for offset, word in enumerate(board_words(checker.game.position)):
             sim.deposit(symbols["bd"] + offset, word)
         game = checker.game
         pdp1 = checker.pdp1_side or SOUTH

@@ -28,7 +28,7 @@ from typing import Callable
 
 from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import DiagnosticConsole, KalahMachine, program_symbols
+from ..machine.kalah_program import DiagnosticConsole, KalahMachine, board_words, program_symbols
 from ..machine.simh import BreakpointReached, Closing, SimhError
 from ..reference.rules import ENDED, SOUTH, Position, Variants, STANDARD
 from ..reference.search import SearchError, best_move, check_search, level_move
@@ -67,13 +67,6 @@ class ThinkMismatch(SimhError):
 
 def _signed(word: int) -> int:
     return -(word ^ 0o777777) if word & 0o400000 else word
-
-
-def _board_words(position: Position) -> list[int]:
-    """The program's 14 board words (6 pits a side, unused pits empty)."""
-    m, board = position.pits, position.board
-    return (list(board[:m]) + [0] * (6 - m) + [board[m]]
-            + list(board[m + 1:2 * m + 1]) + [0] * (6 - m) + [board[2 * m + 1]])
 
 
 class Thinker(Closing):
@@ -140,7 +133,7 @@ class Thinker(Closing):
             sim.deposit("ac", sim.examine(s["thx"]) & 0o7777)
             sim.deposit("pc", s["think"])
         self._first = False
-        for offset, word in enumerate(_board_words(position)):
+        for offset, word in enumerate(board_words(position)):
             sim.deposit(s["bd"] + offset, word)
         side = 0 if position.to_move == SOUTH else 1
         sim.deposit(s["mv"], side)

@@ -9,7 +9,7 @@ from typing import TextIO
 from ..demo.captions import DEFAULT_SCRIPT, CaptionScript, ScriptError
 from ..demo.run import DEFAULT_LEVEL, DEFAULT_PITS, DEFAULT_SEEDS, RECORDS, run_show
 from ..machine.front_panel import PanelSettings
-from .validators import (UsageError, add_board_options, add_first, add_records, add_variant_flags, given_options,
+from .validators import (UsageError, add_board_options, add_brief, add_first, add_records, add_variant_flags, given_options,
                          new_parser, readable_file, ready_folder, refuse_with, run_guarded, variants_from)
 
 
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--script", type=readable_file, default=DEFAULT_SCRIPT, metavar="FILE",
                         help="the presenter's caption script (python_bridge/demo/script.txt)")
     parser.add_argument("--no-captions", action="store_true", help="no captions between the lines")
+    add_brief(parser)
     add_records(parser, RECORDS, "the transcript, paper picture and record")
     add_variant_flags(parser)
     return parser
@@ -33,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 # What the proof segment does not use: it proves Kalah(6,1) and Kalah(6,2) under the rules given, shows
 # its own story, and saves no file.
 NOT_IN_THE_PROOF = ("--visitor", "--first", "--pits", "--seeds", "--level", "--script", "--no-captions",
-                    "--records", "--pie-rule")
+                    "--records", "--pie-rule", "--brief")
 
 
 def main(argv: list[str], out: TextIO | None = None) -> int:
@@ -56,7 +57,8 @@ def main(argv: list[str], out: TextIO | None = None) -> int:
             return run_proof_show(out, fast=args.fast, variants=variants_from(args))
         captions = None if args.no_captions else CaptionScript.load(args.script)
         panel = PanelSettings(pits=args.pits, seeds=args.seeds, depth=args.level, variants=variants_from(args),
-                              pdp1_first=args.visitor and args.first == "pdp-1", demo=not args.visitor)
+                              pdp1_first=args.visitor and args.first == "pdp-1", demo=not args.visitor,
+                              brief=args.brief)
         return run_show(panel, captions, fast=args.fast, visitor=args.visitor, folder=ready_folder(args.records),
                         out=out)
 

@@ -7,7 +7,7 @@ import argparse
 from ..machine.front_panel import PanelSettings
 from ..play.terminal import RECORDS, play_at_terminal
 from . import demo
-from .validators import (UsageError, add_board_options, add_first, add_records, add_variant_flags, new_parser,
+from .validators import (UsageError, add_board_options, add_brief, add_first, add_records, add_variant_flags, new_parser,
                          ready_folder, run_guarded, variants_from)
 
 
@@ -19,7 +19,7 @@ def _authentic(args: argparse.Namespace) -> int:
     argv = ["--visitor", "--no-captions", "--first", args.first,
             "--pits", str(args.pits), "--seeds", str(args.seeds), "--level", str(args.level),
             "--records", str(args.records)]
-    argv += variants_from(args).flags()
+    argv += variants_from(args).flags() + (["--brief"] if args.brief else [])
     return demo.main(argv)
 
 
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--authentic", action="store_true",
                         help="1960 speed: 200,000 memory cycles a second, the typewriter at 10 characters a second "
                              "(the demonstration's paced show, with you at the typewriter)")
+    add_brief(parser)
     add_records(parser, RECORDS, "game records")
     add_variant_flags(parser)
     return parser
@@ -41,5 +42,5 @@ def main(argv: list[str]) -> int:
     if args.authentic:
         return _authentic(args)
     panel = PanelSettings(pits=args.pits, seeds=args.seeds, depth=args.level, variants=variants_from(args),
-                          pdp1_first=args.first == "pdp-1")
+                          pdp1_first=args.first == "pdp-1", brief=args.brief)
     return run_guarded(lambda: play_at_terminal(panel, ready_folder(args.records)), (UsageError,), needs_tape=True)

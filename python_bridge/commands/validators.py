@@ -90,6 +90,12 @@ def add_first(parser: argparse.ArgumentParser, default: str | None, what: str) -
                         help=f"who moves first: {what} ('you' means visitor)")
 
 
+def add_brief(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--brief", action="store_true",
+                        help="the brief form (test word bit 1): the PDP-1 types its moves, and the board only "
+                             "at the end or when b is typed for it (every board still checked, from core)")
+
+
 def folder_name(text: str) -> Path:
     """``type=`` for an output folder's name: only the name is checked here, nothing is made.
 

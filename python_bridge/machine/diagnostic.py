@@ -69,11 +69,13 @@ class DiagnosticModel:
     variants: Variants
     position: Position
     program: Program = GAME
+    brief: bool = False  # the panel's brief form: ``m`` answers ``=`` alone, the position stays in core
 
     @classmethod
-    def fresh(cls, pits: int, seeds: int, variants: Variants, program: Program = GAME) -> "DiagnosticModel":
+    def fresh(cls, pits: int, seeds: int, variants: Variants, program: Program = GAME,
+              brief: bool = False) -> "DiagnosticModel":
         """The state right after read-in of ``program``'s tape: the opening position for the panel."""
-        return cls(pits, seeds, variants, start_position(pits, seeds), program)
+        return cls(pits, seeds, variants, start_position(pits, seeds), program, brief)
 
     def answer(self, typed: str) -> str:
         line, overflow = delivered_line(typed)
@@ -111,7 +113,7 @@ class DiagnosticModel:
             self.position = play(self.position, pit, self.variants).position
         except RulesError:
             return "error"
-        return "= " + format_position(self.position)
+        return "=" if self.brief else "= " + format_position(self.position)
 
     def _best(self, text: str) -> str:
         depth = _number(text)

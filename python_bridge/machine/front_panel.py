@@ -19,6 +19,10 @@ SW_PIE_RULE = 0o02  # switch 5
 SW_DIAGNOSTIC = 0o01  # switch 6: diagnostic mode instead of play
 
 TW_DEMO = 0o400000  # bit 0: the PDP-1 plays both sides
+# Bit 1: the brief form.  A test-word bit, not a sense switch: the six switches are the five rules and
+# modes the operator sets for every game plus diagnostic mode, and bit 0 beside it already holds the
+# other "how the game is shown" choice (docs/pdp1-program.md says why).
+TW_BRIEF = 0o200000
 DEFAULT_SEEDS, DEFAULT_PITS = 4, 6
 
 
@@ -33,6 +37,7 @@ class PanelSettings:
     pdp1_first: bool = False
     demo: bool = False  # the PDP-1 plays both sides
     diagnostic: bool = False
+    brief: bool = False  # the board typed only when asked for (b) and at the end; read from core otherwise
 
     def switches(self) -> int:
         v = self.variants
@@ -46,9 +51,10 @@ class PanelSettings:
         )
 
     def test_word(self) -> int:
-        """Bits 15-17 seeds (0 = 4), 12-14 pits (0 = 6), 6-11 depth (0 = default), bit 0 demo."""
+        """Bits 15-17 seeds (0 = 4), 12-14 pits (0 = 6), 6-11 depth (0 = default), bit 0 demo, bit 1 brief."""
         return (
             (TW_DEMO if self.demo else 0)
+            | (TW_BRIEF if self.brief else 0)
             | ((self.depth & 0o77) << 6)
             | ((self.pits & 7) << 3)
             | (self.seeds & 7)

@@ -19,7 +19,7 @@ from pathlib import Path
 from tools.papertape import parse_tape
 
 from .front_panel import PanelSettings
-from ..reference.rules import Position
+from ..reference.rules import ENDED, NORTH, SOUTH, Position
 from ..reference.search import SearchResult
 from ..reference.notation import NotationError, format_position, parse_position
 from .simh import FULL_SPEED, Closing, MachineConfig, Simh, SimhError, SimhTimeout
@@ -169,6 +169,51 @@ def program_symbols(program: Program = GAME) -> dict[str, int]:
 
 class ProtocolError(SimhError):
     """The PDP-1 answered something the diagnostic protocol does not allow."""
+
+
+BOARD_WORDS = 14  # bd on: south's six pits, south's store, north's six pits, north's store
+
+
+def board_words(position: Position) -> list[int]:
+    """The program's 14 board words for ``position`` (6 pits a side, the pits beyond m empty)."""
+    m, board = position.pits, position.board
+    return (list(board[:m]) + [0] * (6 - m) + [board[m]]
+            + list(board[m + 1:2 * m + 1]) + [0] * (6 - m) + [board[2 * m + 1]])
+
+
+@dataclass(frozen=True)
+class CoreBoard:
+    """The game as the program holds it in core: the board words, the side to move, the end flag.
+
+    Why: in the brief form the PDP-1 does not type the board after a move,
+    so the bridge reads it from core (the machine stopped) and checks it
+    against the reference as it would check a typed one.
+    """
+
+    words: tuple[int, ...]
+    side: int  # 0 south, 1 north (meaningless once the game is over)
+    over: int  # nonzero once the game has ended
+
+    @classmethod
+    def read(cls, sim: Simh, program: Program = GAME) -> "CoreBoard":
+        """The stopped machine's board (three SIMH commands)."""
+        symbols = program_symbols(program)
+        return cls(tuple(sim.examine_words(symbols["bd"], BOARD_WORDS)), sim.examine(symbols["side"]),
+                   sim.examine(symbols["over"]))
+
+    def holds(self, position: Position) -> bool:
+        """Whether this is ``position``: the same counts, nothing beyond m, the same side to move or end."""
+        if list(self.words) != board_words(position) or bool(self.over) != position.over:
+            return False
+        return position.over or (self.side == 0) == (position.to_move == SOUTH)
+
+    def position(self, pits: int) -> str:
+        """The words as a position in the notation, for a report (stray seeds beyond m shown after a |)."""
+        south, north = self.words[:pits], self.words[7:7 + pits]
+        stray = [w for i, w in enumerate(self.words) if i % 7 >= pits and i % 7 != 6 and w]
+        mover = ENDED if self.over else (SOUTH if self.side == 0 else NORTH)
+        text = format_position(Position(tuple(south) + (self.words[6],) + tuple(north) + (self.words[13],), mover))
+        return text + (f" | beyond pit {pits}: {stray}" if stray else "")
 
 
 class KalahMachine(Closing):

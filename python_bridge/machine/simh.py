@@ -535,6 +535,14 @@ class Simh(Closing):
             raise SimhError(f"examine {where}: {out!r}", self.tail())
         return int(match.group(1), 8)
 
+    def examine_words(self, first: int, count: int) -> list[int]:
+        """``count`` memory words from ``first`` on, in one command (a board is read at every move)."""
+        out = self.command(f"examine {first:o}-{first + count - 1:o}")
+        words = {int(a, 8): int(w, 8) for a, w in re.findall(r"^([0-7]+):\s*([0-7]+)\s*$", out, re.M)}
+        if sorted(words) != list(range(first, first + count)):
+            raise SimhError(f"examine {first:o}-{first + count - 1:o}: {out!r}", self.tail())
+        return [words[a] for a in range(first, first + count)]
+
     def instructions(self) -> int:
         """SIMH's count of time units since the run started: one per instruction."""
         out = self.command("show time")

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from python_bridge.checking.fuzz import run_fuzz
+from python_bridge.checking.fuzz import generate, run_fuzz
 from python_bridge.machine.diagnostic import DEL, DiagnosticModel
 from python_bridge.machine.front_panel import PanelSettings
-from python_bridge.machine.kalah_program import ANALYSIS, DiagnosticConsole, KalahMachine
+from python_bridge.machine.kalah_program import ANALYSIS, CoreBoard, DiagnosticConsole, KalahMachine
 from python_bridge.reference.notation import format_position
 from python_bridge.reference.rules import Variants, play, start_position
 
@@ -104,8 +104,29 @@ def test_a_whole_line_typed_at_once_loses_no_key(console: DiagnosticConsole) -> 
         assert console.ask(line).text == model.answer(line), line
 
 
+def test_the_brief_form_answers_a_move_with_equals_and_leaves_the_position_in_core(kalah_tape) -> None:
+    panel = PanelSettings(pits=3, seeds=2, variants=Variants(empty_capture=True), diagnostic=True, brief=True)
+    with KalahMachine(panel) as machine:
+        console = DiagnosticConsole(machine)
+        model = DiagnosticModel.fresh(3, 2, panel.variants, brief=True)
+        answers = []
+        for line in ("m 3", "m 1", "m 9", "p 0 0 1 0 0 1 0 3 n", "m 2"):
+            answers.append(console.ask(line).text)
+            assert answers[-1] == model.answer(line), line
+            machine.sim.stop()
+            core = CoreBoard.read(machine.sim)
+            machine.sim.cont()
+            console.sync()
+            assert core.holds(model.position), (line, core.position(3))
+        assert answers == ["=", "=", "error", "ok", "="] and model.position.over
+
+
 def test_differential_fuzz_against_the_reference(kalah_tape) -> None:
-    """A few thousand seeded cases over every pits value and variant set, on two emulators."""
+    """A few thousand seeded cases over every pits value and variant set, both tapes, both forms (the
+    brief form's positions read from core), on two emulators."""
+    groups = generate(2026, 3000)
+    assert {(g.program.name, g.brief) for g in groups} == {("kalah", False), ("kalah", True), ("prove", False),
+                                                          ("prove", True)}
     outcome, _ = run_fuzz(seed=2026, cases=3000, jobs=2)
     assert not outcome.errors, outcome.errors
     assert not outcome.mismatches, outcome.mismatches[0].report(2026)
