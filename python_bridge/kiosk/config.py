@@ -96,8 +96,10 @@ class KioskConfig:
         return "127.0.0.1"
 
     def panel(self, pdp1_first: bool) -> PanelSettings:
+        """The panel for a game: always the brief form, since the screen draws the board (a board typed
+        at 10 characters a second would cost a visitor about 16 s a move)."""
         return PanelSettings(pits=self.pits, seeds=self.seeds, depth=self.level, variants=self.variants,
-                             pdp1_first=pdp1_first)
+                             pdp1_first=pdp1_first, brief=True)
 
     def chosen(self, game: str | None, strength: str | None) -> "KioskConfig":
         """These settings with a visitor's choices applied (None: the museum's own setting)."""

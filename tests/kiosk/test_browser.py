@@ -106,10 +106,11 @@ def _counts(page) -> list[str]:
 
 
 def _server(tmp_path: Path, idle: float = 30, pie_rule: bool = False, sound: bool = True) -> KioskServer:
-    """Small fast games; the PDP-1's thinking paced at 2,000 instructions a second (its first thought at
-    the "fair" level, some 6,000 instructions, lasts long enough to be touched)."""
+    """Small fast games; the PDP-1's thinking paced at 4,000 memory cycles a second: its first thought at
+    the "fair" level, some 9,000 cycles, lasts over 2 s of wall time however fast the host (a pace only
+    slows), long enough to be touched 0.7 s after it began; a whole game thinks about 22 s."""
     config = write_config(tmp_path / "kiosk", idle=idle, countdown=2, attract_pause=0.4,
-                          extra_kiosk="think_rate = 2000" + ("" if sound else "\nsound = false"))
+                          extra_kiosk="think_rate = 4000" + ("" if sound else "\nsound = false"))
     text = config.read_text().replace("level = 3", "level = 1")
     if pie_rule:  # the PDP-1 opens and the visitor may swap
         text = text.replace('first = "visitor"', 'first = "pdp-1"\nvariants = ["pie-rule"]')
