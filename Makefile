@@ -17,7 +17,7 @@ PROVE_SRC := pdp1_src/prove.mac pdp1_src/panel.mac pdp1_src/rules.mac pdp1_src/p
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/pcore.mac
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
+.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -100,6 +100,12 @@ bench-ref: setup
 ## bench-contract: depth each search-contract change buys at the default level's budget (POSITIONS=300 BUDGET=4800)
 bench-contract: setup
 	$(PY) -m python_bridge bench-contract $(if $(POSITIONS),--positions $(POSITIONS)) $(if $(BUDGET),--budget $(BUDGET))
+
+## bench-kiosk: a visitor's waits at the shipped kiosk settings in Chromium, with a busy neighbour (GAMES=1 a size and speed; ARGS="--speeds fast --sizes quick")
+bench-kiosk: GAMES ?= 1
+bench-kiosk: MODE = test
+bench-kiosk: build
+	$(PY) -m python_bridge bench-kiosk --games $(GAMES) $(ARGS)
 
 ## bench-strength: the default level against OpenSpiel's alpha-beta (depths 4, 6, 8) and MCTS (1k, 10k), GAMES games each (ARGS="--opponents ab8 --jobs 2 --seed 3")
 bench-strength: GAMES ?= 20

@@ -30,6 +30,7 @@ COMMANDS = {
     "replay": "replay",
     "bench-ref": "bench_ref",
     "bench-contract": "bench_contract",
+    "bench-kiosk": "bench_kiosk",
     "solve-table": "solve_table",
     "figures": "figures",
 }

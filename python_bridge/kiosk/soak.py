@@ -103,13 +103,13 @@ class Figures:
     page_reconnections: int = 0
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _health(url: str) -> dict | None:
+def health(url: str) -> dict | None:
     try:
         with urllib.request.urlopen(url + "/health", timeout=5) as answer:
             return json.loads(answer.read())
@@ -209,10 +209,10 @@ def _alive(pid: int) -> bool:
     return stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
 
 
-def _wait_healthy(url: str, server: Server, seconds: float = 30) -> dict | None:
+def wait_healthy(url: str, server: Server, seconds: float = 30) -> dict | None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and server.alive:
-        report = _health(url)
+        report = health(url)
         if report is not None and report.get("pdp1_alive"):
             return report
         time.sleep(0.1)
@@ -230,7 +230,7 @@ def _play(plan: SoakPlan, url: str, server: Server, log: Path, figures: Figures)
     """The soak's loop; None when a limit was reached, else why it had to stop early."""
     began = time.monotonic()
     figures.lives.append(Life(server.start()))
-    figures.cold = _wait_healthy(url, server)
+    figures.cold = wait_healthy(url, server)
     if figures.cold is None:
         return "the kiosk server did not start"
     next_kill = plan.kill_every or None
@@ -244,7 +244,7 @@ def _play(plan: SoakPlan, url: str, server: Server, log: Path, figures: Figures)
             return f"timed out after {plan.timeout:g} s"
         if not server.alive:
             return "the kiosk server exited by itself"
-        report = _health(url)
+        report = health(url)
         if report is None:
             time.sleep(0.2)
             continue
@@ -269,7 +269,7 @@ def _play(plan: SoakPlan, url: str, server: Server, log: Path, figures: Figures)
             figures.server_killed += 1
             next_restart += plan.restart_every
             figures.lives.append(Life(server.start()))
-            if _wait_healthy(url, server) is None:
+            if wait_healthy(url, server) is None:
                 return "the kiosk server did not come back after being killed"
             continue
         if next_kill is not None and played >= next_kill and report["phase"] in ("thinking", "typing", "demo_turn") \
@@ -298,7 +298,7 @@ def run_soak(plan: SoakPlan) -> int:
     log_bytes, backups = 0, 0
     try:
         with tempfile.TemporaryDirectory(prefix="kiosk-soak-") as tmp:
-            port = _free_port()
+            port = free_port()
             config = Path(tmp) / "soak.toml"
             config.write_text(CONFIG.format(pits=plan.pits, seeds=plan.seeds, level=plan.level, port=port,
                                             log_max_bytes=LOG_MAX_BYTES, log_backups=LOG_BACKUPS))
@@ -310,7 +310,7 @@ def run_soak(plan: SoakPlan) -> int:
                 page.start()
                 problem = _play(plan, url, server, log, figures)
                 time.sleep(0.5)
-                if server.alive and (final := _health(url)) is not None:
+                if server.alive and (final := health(url)) is not None:
                     figures.last = final
                     figures.lives[-1].end = final
             except (KeyboardInterrupt, SoakStopped):

@@ -1,0 +1,218 @@
+"""``make bench-kiosk``: what a visitor waits for, measured at the kiosk's shipped settings.
+
+Why a benchmark and not a test: the figures depend on the host, so they are
+printed, not asserted.  It is the exhibit as a gallery runs it: the kiosk
+server with ``kiosk.sample.toml``'s settings (a free port and a scratch
+state folder aside), Debian's Chromium driven by Playwright touching the
+page as a visitor does, and, unless told otherwise, a busy neighbour (a
+process spinning one core) beside it.  For each game it reports:
+
+* every PDP-1 reply: wall seconds from the visitor's touch to the next
+  question for the visitor (the touch's own move line, the thinking, the
+  PDP-1's moves typed, the question), the visitor's own extra turns apart;
+* the game's wall time, from the first touch to the result;
+* the emulator's use of a core while it waits for a touch.
+
+The targets it prints them against are the exhibit's (docs/kiosk.md).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .soak import ROOT, Server, free_port, wait_healthy
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                 "--autoplay-policy=no-user-gesture-required"]
+SHIPPED_CONFIG = ROOT / "kiosk.sample.toml"
+STRENGTH = "full"  # the default level: the museum's own strength
+IDLE_SAMPLE = 5.0  # seconds the emulator's use of a core is sampled while it waits for a touch
+GAME_LIMIT = 30 * 60  # a game that takes longer than this is abandoned (and reported)
+
+# The exhibit's targets (docs/kiosk.md)
+REPLY_TARGET = {"authentic": 15.0, "fast": 1.5}  # wall seconds, 95 % of PDP-1 replies
+GAME_TARGET = {"quick": 180.0, "classic": 360.0}  # wall seconds a game at authentic speed
+IDLE_TARGET = 10.0  # per cent of one core while waiting for a touch
+
+PROMPTS = "(paper.text.match(/your move/g) || []).length"
+PDP1_MOVES = "(paper.text.match(/pdp-1 (plays|swaps)/g) || []).length"
+
+
+@dataclass
+class GameFigures:
+    """One visitor game's waits."""
+
+    size: str
+    speed: str
+    replies: list[float] = field(default_factory=list)  # touch to the next question, the PDP-1 having moved
+    own_turns: list[float] = field(default_factory=list)  # touch to the next question, the visitor moving again
+    seconds: float = 0.0  # the first touch to the result
+    idle_cpu: list[float] = field(default_factory=list)  # per cent of a core, each sample
+    finished: bool = False
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100.0  # utime + stime, in clock ticks of 1/100 s
+
+
+def _idle_cpu(pid: int) -> float:
+    """Per cent of a core the emulator used over IDLE_SAMPLE seconds."""
+    before, began = _cpu_seconds(pid), time.monotonic()
+    time.sleep(IDLE_SAMPLE)
+    return 100.0 * (_cpu_seconds(pid) - before) / (time.monotonic() - began)
+
+
+def _config(folder: Path, speed: str) -> Path:
+    """The shipped configuration, on a free port with a scratch state folder, at ``speed``."""
+    text = SHIPPED_CONFIG.read_text()
+    text = text.replace('port = 8360', f'port = {free_port()}', 1)
+    text = text.replace('state_dir = "records/kiosk"', 'state_dir = "state"', 1)
+    text = text.replace('speed = "authentic"', f'speed = "{speed}"', 1)
+    path = folder / "kiosk.toml"
+    path.write_text(text)
+    return path
+
+
+def _play(page, figures: GameFigures, rng: random.Random, pdp1_pid) -> None:
+    """Touch the size and the strength, then play (or new game); then random legal pits until the result."""
+    page.locator(f'[data-choice="{figures.size}"]').tap()
+    page.locator(f'[data-choice="{STRENGTH}"]').tap()
+    start = page.locator('[data-action="play"]')
+    (start if start.is_visible() else page.locator('[data-action="new-game"]')).tap()
+    page.wait_for_selector('#rules:not([hidden]), body[data-mode="visitor"][data-phase="your_turn"]')
+    if page.locator("#rules:not([hidden])").count():  # shown at the first game after attract mode
+        page.locator('[data-action="close-rules"]').tap()
+    began: float | None = None
+    deadline = time.monotonic() + GAME_LIMIT
+    while time.monotonic() < deadline:
+        page.wait_for_selector('body[data-phase="your_turn"] #bottom-row .pit.legal, body[data-phase="game_over"]',
+                               timeout=GAME_LIMIT * 1000)
+        if page.locator('body[data-phase="game_over"]').count():
+            figures.finished = True
+            break
+        if len(figures.idle_cpu) < 2 and (pid := pdp1_pid()):
+            sampled = time.monotonic()
+            figures.idle_cpu.append(_idle_cpu(pid))
+            if began is not None:  # a visitor's thinking time is not the exhibit's: the sample does not count
+                began += time.monotonic() - sampled
+        prompts, pdp1_moves = page.evaluate(PROMPTS), page.evaluate(PDP1_MOVES)
+        pits = page.locator("#bottom-row .pit.legal")
+        pit = pits.nth(rng.randrange(pits.count()))
+        touched = time.monotonic()
+        began = began or touched
+        pit.tap()
+        page.wait_for_function(f"document.body.dataset.phase === 'game_over' || "
+                               f"(document.body.dataset.phase === 'your_turn' && {PROMPTS} > {prompts})",
+                               timeout=GAME_LIMIT * 1000)
+        wait = time.monotonic() - touched
+        (figures.replies if page.evaluate(PDP1_MOVES) > pdp1_moves else figures.own_turns).append(wait)
+    figures.seconds = time.monotonic() - (began or time.monotonic())
+
+
+def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, seed: int) -> list[GameFigures]:
+    """Play ``games`` visitor games of each size at each speed; print each game's figures, then the summary."""
+    from playwright.sync_api import sync_playwright
+
+    results: list[GameFigures] = []
+    rng = random.Random(seed)
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if neighbour else None
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-kiosk-") as scratch, sync_playwright() as pw:
+            for speed in speeds:
+                folder = Path(scratch) / speed
+                (folder / "state").mkdir(parents=True)
+                server = Server(_config(folder, speed), folder / "server-output.txt")
+                server.start()
+                try:
+                    url = _url(folder / "kiosk.toml")
+                    report = wait_healthy(url, server)
+                    if report is None:
+                        raise RuntimeError(f"the kiosk server did not start: {(folder / 'server-output.txt').read_text()[-800:]}")
+                    context = pw.chromium.launch_persistent_context(
+                        str(folder / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                        viewport={"width": 1280, "height": 800}, has_touch=True)
+                    try:
+                        page = context.pages[0] if context.pages else context.new_page()
+                        page.set_default_timeout(60_000)
+                        page.goto(url + "/")
+                        page.wait_for_selector('[data-action="play"]', state="visible")
+                        for size in sizes:
+                            for _ in range(games):
+                                figures = GameFigures(size, speed)
+                                _play(page, figures, rng, lambda: _pdp1_pid(url))
+                                results.append(figures)
+                                print(_game_line(figures), flush=True)
+                    finally:
+                        context.close()
+                finally:
+                    server.stop()
+    finally:
+        if spinner is not None:
+            spinner.kill()
+            spinner.wait(10)
+    print(summary(results, neighbour))
+    return results
+
+
+def _url(config: Path) -> str:
+    for line in config.read_text().splitlines():
+        if line.startswith("port = "):
+            return f"http://127.0.0.1:{int(line.split('=')[1].split('#')[0])}"
+    raise ValueError("no port in the configuration")
+
+
+def _pdp1_pid(url: str) -> int | None:
+    from .soak import health
+
+    report = health(url)
+    return report.get("pdp1_pid") if report else None
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(share * len(ordered) + 0.5)) - 1))]
+
+
+def _game_line(f: GameFigures) -> str:
+    replies = f"replies {len(f.replies)}: median {statistics.median(f.replies):.1f} s, max {max(f.replies):.1f} s" \
+        if f.replies else "no reply"
+    own = f"; own extra turns {len(f.own_turns)}: max {max(f.own_turns):.1f} s" if f.own_turns else ""
+    idle = f"; emulator waiting for a touch: {max(f.idle_cpu):.1f} % of a core" if f.idle_cpu else ""
+    end = "" if f.finished else " (NOT FINISHED)"
+    return f"  {f.speed} {f.size}: game {f.seconds / 60:.1f} min{end}; {replies}{own}{idle}"
+
+
+def summary(results: list[GameFigures], neighbour: bool) -> str:
+    """The figures against the targets, one line each."""
+    lines = [f"bench-kiosk: the shipped settings, strength {STRENGTH!r}, "
+             f"{'a busy neighbour spinning one core' if neighbour else 'no neighbour'}"]
+    for speed in dict.fromkeys(r.speed for r in results):
+        mine = [r for r in results if r.speed == speed]
+        replies = [w for r in mine for w in r.replies]
+        if replies:
+            p95 = _percentile(replies, 0.95)
+            lines.append(f"  {speed}: PDP-1 replies, touch to the next question: {len(replies)}, median "
+                         f"{statistics.median(replies):.1f} s, 95 % within {p95:.1f} s, max {max(replies):.1f} s "
+                         f"(target {REPLY_TARGET[speed]:g} s for 95 %: {'met' if p95 <= REPLY_TARGET[speed] else 'NOT met'})")
+        idle = [c for r in mine for c in r.idle_cpu]
+        if idle:
+            lines.append(f"  {speed}: the emulator waiting for a touch: {max(idle):.1f} % of a core at most "
+                         f"(target {IDLE_TARGET:g} %: {'met' if max(idle) <= IDLE_TARGET else 'NOT met'})")
+        if speed == "authentic":
+            for size in dict.fromkeys(r.size for r in mine):
+                times = [r.seconds for r in mine if r.size == size]
+                worst = max(times)
+                lines.append(f"  {speed} {size} game: {len(times)} played, longest {worst / 60:.1f} min "
+                             f"(target {GAME_TARGET[size] / 60:g} min: "
+                             f"{'met' if worst <= GAME_TARGET[size] and all(r.finished for r in mine) else 'NOT met'})")
+    return "\n".join(lines)
