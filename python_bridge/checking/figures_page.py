@@ -96,6 +96,13 @@ SECTIONS = (
            "McCarthy's third claim on the same 4,096-word machine, at full speed (instructions counted; "
            "counting its cycles would take most of a day), checked against `ref prove` (itself about half "
            "an hour).", "--empty-capture", "--no-cycles", long=True),
+    Section("kiosk", "The kiosk: a visitor's waits",
+            "The kiosk server at its shipped settings (kiosk.sample.toml: 1960 thinking, the typewriter at 10 "
+            "characters a second, the brief form) and in fast mode, played in Debian's Chromium by random "
+            "touches at the strength \"full\" (the default level), with a process spinning one core beside it: "
+            "wall seconds from a touch to the next question after each PDP-1 reply, each game's minutes, and "
+            "the emulator's share of a core while it waits for a touch.",
+            "python_bridge", ("bench-kiosk", "--games", "1"), long=True),
     Section("strength", "Strength against OpenSpiel",
             "The default level (the reference's `level_move`, which the PDP-1 mirrors move for move) against "
             "OpenSpiel's alpha-beta and MCTS bots, all 35 two-ply openings with both colours. Needs the "

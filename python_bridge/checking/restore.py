@@ -71,7 +71,7 @@ def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossC
         pdp1 = checker.pdp1_side or SOUTH
         for name, value in (
             ("side", _side_word(game.position.to_move)),
-            ("over", 0),
+            ("over", int(game.position.over)),  # a game lost between its last move and its end line
             ("psd", _side_word(pdp1)),
             ("bots", _side_word(checker.bottom_side)),
             ("swpd", int(game.seats_swapped)),

@@ -18,6 +18,7 @@ The targets it prints them against are the exhibit's (docs/kiosk.md).
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import statistics
 import subprocess
@@ -119,8 +120,15 @@ def _play(page, figures: GameFigures, rng: random.Random, pdp1_pid) -> None:
     figures.seconds = time.monotonic() - (began or time.monotonic())
 
 
+def _browser_ready() -> None:
+    """Debian's Chromium and Playwright, installed by the project's own set-up (``test`` mode) if missing."""
+    if importlib.util.find_spec("playwright") is None or not Path(CHROMIUM).exists():
+        subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), "test", "chromium"], check=True, cwd=ROOT)
+
+
 def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, seed: int) -> list[GameFigures]:
     """Play ``games`` visitor games of each size at each speed; print each game's figures, then the summary."""
+    _browser_ready()
     from playwright.sync_api import sync_playwright
 
     results: list[GameFigures] = []

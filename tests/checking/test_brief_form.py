@@ -120,3 +120,28 @@ def test_a_brief_game_is_restored_and_checked_on(kalah_tape) -> None:
     assert [f.when for f in front.failures] == [DURING]
     assert outcome.end is not None and outcome.restarts == 1
     assert len(_boards(outcome.transcript)) == 1  # the restored game goes on in the brief form too
+
+
+class KillsAtTheLastMove(FrontEnd):
+    """Kills the emulator as the move that ends the game is checked, before the PDP-1 types the end."""
+
+    def __init__(self) -> None:
+        self.driver: GameDriver | None = None
+        self.killed = 0
+
+    def event(self, event, checker) -> None:
+        if isinstance(event, Move) and checker.game.position.over and not self.killed:
+            self.killed += 1
+            assert self.driver is not None
+            os.kill(self.driver.sim.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("brief", [True, False], ids=["brief", "full"])
+def test_a_game_lost_between_its_last_move_and_its_end_is_restored_as_ended(brief: bool, kalah_tape) -> None:
+    front = KillsAtTheLastMove()
+    panel = PanelSettings(pits=3, seeds=2, depth=2, brief=brief)
+    with GameDriver(panel, front, RandomVisitor(random.Random(5)), silence_timeout=2) as driver:
+        front.driver = driver
+        outcome = driver.play_game()
+    assert front.killed == 1 and outcome.restarts == 1
+    assert outcome.end is not None and outcome.moves_checked == len(outcome.record)
