@@ -180,6 +180,10 @@ class GameDriver(Closing):
     restore_tries: int = RESTORE_TRIES
     timeout: float = 10.0  # SIMH's answers and the read-in
     machine_config: MachineConfig | None = None  # the emulator's speed; None: as the pacer needs (``config``)
+    # The speed while the PDP-1 waits for a key, set at the first look at the keyboard (``look_at_keyboard``)
+    # and taken off as the next key is typed: a machine that thinks flat out need not spin a core while it
+    # waits for a visitor.  None: ``config`` throughout.
+    waiting_config: MachineConfig | None = None
     machine: KalahMachine | None = field(default=None, init=False)
     checker: CrossChecker | None = field(default=None, init=False)
     transcript: str = field(default="", init=False)  # this game's typewriter output (kept across restarts)
@@ -197,6 +201,7 @@ class GameDriver(Closing):
     _playing: bool = field(default=False, init=False)  # inside play_game: failures are restored there
     _continued_at: float = field(default=0.0, init=False)
     _thinking: Thought | None = field(default=None, init=False)
+    _slowed: bool = field(default=False, init=False)  # the machine runs at ``waiting_config`` now
 
     def __post_init__(self) -> None:
         symbols = program_symbols()
@@ -227,6 +232,7 @@ class GameDriver(Closing):
         """
         self.close()
         self._machine_lost = False
+        self._slowed = False
         stepped = (LOADER_START, start_address) if reader is not None else ()  # the read-in's own stops
         self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout,
                                     breakpoints=stepped + self.breakpoints)
@@ -296,6 +302,7 @@ class GameDriver(Closing):
                 return
             if sim.running:
                 sim.stop()
+            self._set_speed(sim, waiting=False)
             sim.discard_output()
             sim.set_switches(self.panel.switches())
             sim.set_test_word(self.panel.test_word())
@@ -365,6 +372,7 @@ class GameDriver(Closing):
                     raise
                 self.pacer.sleep(RESTORE_PAUSE)
         self._machine_lost = False
+        self._slowed = False
         self._parser = TranscriptParser()
         self.front.restored()
 
@@ -448,7 +456,14 @@ class GameDriver(Closing):
         self._type(self._pending_keys + "\r")
 
     def _type(self, keys: str) -> None:
-        """Type, no sooner than ``KEY_AFTER_CONT`` after a look at the keyboard loop continued the machine."""
+        """Type, no sooner than ``KEY_AFTER_CONT`` after a look at the keyboard loop continued the machine
+        (and, if it was slowed for the wait, once it is back at its own speed)."""
+        if self._slowed and not self.panel.brief:  # (in the brief form the next stop at shbd speeds it up)
+            sim = self.sim
+            sim.stop()
+            self._set_speed(sim, waiting=False)
+            sim.cont()
+            self._continued_at = time.monotonic()
         wait = self._continued_at + KEY_AFTER_CONT - time.monotonic()
         if wait > 0:
             time.sleep(wait)
@@ -461,9 +476,12 @@ class GameDriver(Closing):
         if pc == self._think:
             self._think_stepped(sim)
         elif pc == self._shbd and self.panel.brief:
-            if self.checker is None:
+            checker = self.checker
+            if checker is None:
                 raise SimhError("the PDP-1 passed its board before its title was read", sim.tail())
-            self.checker.check_core(CoreBoard.read(sim))
+            checker.check_core(CoreBoard.read(sim))
+            position = checker.game.position  # stopped anyway: the speed for what comes next
+            self._set_speed(sim, waiting=not position.over and not checker.is_pdp1(position.to_move))
         elif pc != self._thx:  # at thx the thinking was stepped to here and measured
             raise SimhError(f"the PDP-1 stopped at an unexpected breakpoint {pc}", sim.tail())
 
@@ -483,6 +501,19 @@ class GameDriver(Closing):
         self.pacer.free_at = self.pacer.clock()  # the typewriter starts again when the thinking ends
         self.thoughts.append(thought)
         self.front.thought(thought)
+
+    @property
+    def slowed(self) -> bool:
+        """Whether the machine runs at ``waiting_config``'s speed now (the PDP-1 waiting for the visitor)."""
+        return self._slowed
+
+    def _set_speed(self, sim: Simh, waiting: bool) -> None:
+        """On the stopped machine: ``waiting_config``'s speed while the PDP-1 waits for the visitor, its
+        own otherwise (nothing to do without a ``waiting_config``, or when it is at that speed already)."""
+        if self.waiting_config is None or waiting == self._slowed:
+            return
+        sim.command((self.waiting_config if waiting else self.config).throttle_command())
+        self._slowed = waiting
 
     # -- while the visitor decides ----------------------------------------------------------------
     def look_at_keyboard(self, look: Callable[[Simh], None] | None = None) -> None:
@@ -516,6 +547,7 @@ class GameDriver(Closing):
                 raise SimhError(self.probe_problem, sim.tail())
             self.probe_problem = None
             try:
+                self._set_speed(sim, waiting=True)
                 if look is not None:
                     look(sim)
             finally:

@@ -53,7 +53,7 @@ from ..checking.crosscheck import CrossChecker, CrossCheckMismatch
 from ..checking.driver import AFTER_END, BETWEEN_GAMES, Failure, FrontEnd, GameDriver, GameOutcome, Thought
 from ..checking.pacing import Pacer
 from ..machine.front_panel import PanelSettings
-from ..machine.simh import QUIET_SPEED, Simh, SimhError
+from ..machine.simh import FULL_SPEED, IDLE_SPEED, QUIET_SPEED, Simh, SimhError
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title
 from ..reference.game import Game
 from ..reference.notation import format_record
@@ -167,14 +167,17 @@ class KioskRunner:
         self._faults: list[Callable[[Simh], None]] = []
         self._shown_at = 0.0  # when the thinking's lights were last sent
         # the driver stops the PDP-1 where its thinking starts and ends: never in the middle of typing
-        # (a machine stopped while a character is being typed loses that character).  Fast, the thinking
-        # runs free (counting every cycle made replies slow: no 1960 seconds are shown then); at either
-        # speed the emulator is throttled, so its keyboard loop never spins a core all day.
+        # (a machine stopped while a character is being typed loses that character).  Paced, the thinking
+        # is stepped and counted on an emulator throttled throughout.  Fast, it runs free and flat out
+        # (counting every cycle made replies slow: no 1960 seconds are shown then), and the emulator is
+        # throttled only while the PDP-1 waits for a touch.  Either way its keyboard loop never spins a
+        # core all day.
+        paced = bool(config.thinking_pace)
         self.driver = GameDriver(config.panel(False), _KioskFront(self), _TouchVisitor(self),
-                                 Pacer(config.thinking_pace or None, counted=bool(config.thinking_pace),
-                                       sleep=self._pause),
+                                 Pacer(config.thinking_pace or None, counted=paced, sleep=self._pause),
                                  silence_timeout=config.watchdog_seconds, timeout=config.watchdog_seconds,
-                                 machine_config=QUIET_SPEED)
+                                 machine_config=QUIET_SPEED if paced else FULL_SPEED,
+                                 waiting_config=None if paced else IDLE_SPEED)
 
     @property
     def panel(self) -> PanelSettings:

@@ -225,8 +225,12 @@ class MachineConfig:
             f"deposit tto time {self.tto_time}",
             f"deposit tti time {self.tti_time}",
         ]
-        cmds.append(f"set throttle {self.throttle}" if self.throttle else "set nothrottle")
+        cmds.append(self.throttle_command())
         return cmds
+
+    def throttle_command(self) -> str:
+        """The SIMH command that sets this speed (it may be given again while the machine is stopped)."""
+        return f"set throttle {self.throttle}" if self.throttle else "set nothrottle"
 
 
 FULL_SPEED = MachineConfig()
@@ -235,6 +239,9 @@ FULL_SPEED = MachineConfig()
 # percent of a host core instead of all of one (measured: 4% against 80% idle), while ``step``
 # still runs exact instruction counts.  Weeks of an idle kiosk cost nothing.
 QUIET_SPEED = MachineConfig(throttle="2M")
+# For a machine that runs free but waits for a visitor's touch most of the time (the kiosk's fast mode):
+# set while the PDP-1 waits for a key, and taken off as a key is typed, so that its thinking runs flat out.
+IDLE_SPEED = MachineConfig(throttle="1M")
 
 _live: "weakref.WeakSet[Simh]" = weakref.WeakSet()
 

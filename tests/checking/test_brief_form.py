@@ -145,3 +145,36 @@ def test_a_game_lost_between_its_last_move_and_its_end_is_restored_as_ended(brie
         outcome = driver.play_game()
     assert front.killed == 1 and outcome.restarts == 1
     assert outcome.end is not None and outcome.moves_checked == len(outcome.record)
+
+
+class NotesTheSpeed:
+    """A random visitor who notes, at each question, whether the driver has slowed the machine."""
+
+    def __init__(self) -> None:
+        self.rng, self.driver, self.at_questions = random.Random(11), None, []
+
+    def choose(self, game: Game) -> str:
+        self.at_questions.append(self.driver.slowed)
+        return str(self.rng.choice(game.position.legal_pits()))
+
+
+class NotesTheSpeedAtMoves(FrontEnd):
+    def __init__(self) -> None:
+        self.driver, self.at_pdp1_moves = None, []
+
+    def event(self, event, checker) -> None:
+        if isinstance(event, Move) and event.player == "pdp-1":
+            self.at_pdp1_moves.append(self.driver.slowed)
+
+
+def test_the_machine_waits_for_the_visitor_slowed_and_thinks_at_full_speed(kalah_tape) -> None:
+    from python_bridge.machine.simh import FULL_SPEED, IDLE_SPEED
+
+    visitor, front = NotesTheSpeed(), NotesTheSpeedAtMoves()
+    panel = PanelSettings(pits=4, seeds=3, depth=3, brief=True)
+    with GameDriver(panel, front, visitor, machine_config=FULL_SPEED, waiting_config=IDLE_SPEED) as driver:
+        visitor.driver = front.driver = driver
+        outcome = driver.play_game()
+    assert outcome.end is not None and visitor.at_questions and front.at_pdp1_moves
+    assert all(visitor.at_questions), "the machine waited for the visitor at full speed"
+    assert not any(front.at_pdp1_moves), "the PDP-1 thought on a slowed machine"

@@ -242,14 +242,15 @@ def test_a_finished_game_left_idle_counts_as_played_not_aborted(tmp_path, kalah_
 
 
 def test_fast_mode_runs_the_thinking_free_on_a_throttled_emulator(tmp_path, kalah_tape) -> None:
-    """Fast: no breakpoints at the thinking (no cycle counting to wait for), the emulator throttled so
-    that its keyboard loop idles instead of spinning a core, the brief form's board read from core;
-    games still cross-checked."""
-    from python_bridge.machine.simh import QUIET_SPEED
+    """Fast: no breakpoints at the thinking (no cycle counting to wait for), which runs flat out; the
+    emulator throttled while it waits for a key, so that its keyboard loop idles instead of spinning a
+    core; the brief form's board read from core; games still cross-checked."""
+    from python_bridge.machine.simh import FULL_SPEED, IDLE_SPEED
 
     with Harness(tmp_path) as h:
         h.wait(lambda: h.runner.stats.attract_games >= 2, what="two attract games")
         driver = h.runner.driver
-        assert driver.config == QUIET_SPEED and not driver.pacer.counted and driver.panel.brief
+        assert driver.config == FULL_SPEED and driver.waiting_config == IDLE_SPEED
+        assert not driver.pacer.counted and driver.panel.brief
         assert driver.breakpoints == (program_symbols()["shbd"],)
         assert h.runner.stats.mismatches == 0 and h.runner.stats.errors == 0
