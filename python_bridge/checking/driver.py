@@ -108,11 +108,17 @@ class Thought:
     instructions: int = 0
     cycles: int = 0  # memory cycles, 5 us each
     choice: str = ""  # "pit 3" or "swap", once typed
+    host_seconds: float = 0.0  # the wall time its stepping took (paced or not)
 
     @property
     def seconds(self) -> float:
         """True 1960 seconds: the thinking's memory cycles at 5 us."""
         return seconds(self.cycles)
+
+    @property
+    def counting_speed(self) -> float:
+        """Unpaced: how many times 1960 speed the cycles were counted at (below 1, a 1960 pace falls behind)."""
+        return self.seconds / self.host_seconds if self.host_seconds else 0.0
 
 
 @dataclass
@@ -496,8 +502,10 @@ class GameDriver(Closing):
         thought = Thought(len(checker.game.record) + 1, player, depth, positions)
         self.front.thinking(thought, sim)
         self.pacer.typewriter_idle()
+        began = time.perf_counter()
         thought.instructions, thought.cycles = think_to_break(
             sim, self._thx, self.pacer, MAX_THINK, between=lambda cycles: self.front.slice(sim, cycles))
+        thought.host_seconds = time.perf_counter() - began
         self.pacer.free_at = self.pacer.clock()  # the typewriter starts again when the thinking ends
         self.thoughts.append(thought)
         self.front.thought(thought)

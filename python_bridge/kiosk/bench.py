@@ -168,8 +168,25 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
         if spinner is not None:
             spinner.kill()
             spinner.wait(10)
+    if "authentic" in speeds:
+        print(counting_margin(neighbour), flush=True)
     print(summary(results, neighbour))
     return results
+
+
+def counting_margin(neighbour: bool) -> str:
+    """How far ahead of a 1960 pace exact counting runs: a classic game the PDP-1 plays itself at the
+    default level, every thought stepped and counted as fast as the host can, the neighbour still busy."""
+    from ..checking.driver import play_games
+    from ..checking.pacing import Pacer
+    from ..machine.front_panel import PanelSettings
+
+    (outcome,) = play_games(PanelSettings(demo=True, brief=True), None, 1, pacer=Pacer(counted=True))
+    speeds = sorted(t.counting_speed for t in outcome.thoughts if t.host_seconds > 0.05)
+    total = sum(t.seconds for t in outcome.thoughts) / sum(t.host_seconds for t in outcome.thoughts)
+    return (f"  authentic: cycles counted at {total:.2f} times 1960 speed over {len(outcome.thoughts)} thoughts "
+            f"(slowest thought {speeds[0]:.2f}, median {statistics.median(speeds):.2f}; below 1.00 a 1960 pace "
+            f"falls behind){', beside the busy neighbour' if neighbour else ''}")
 
 
 def _url(config: Path) -> str:
