@@ -31,6 +31,7 @@ COMMANDS = {
     "bench-ref": "bench_ref",
     "bench-contract": "bench_contract",
     "bench-kiosk": "bench_kiosk",
+    "first-visit": "first_visit",
     "solve-table": "solve_table",
     "figures": "figures",
 }

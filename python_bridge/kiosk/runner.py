@@ -146,6 +146,7 @@ class KioskRunner:
         self.log_file: Path | None = config.log_file  # None: state_dir was unusable at start (stderr only)
         self.turn = 0  # the question now open (see messages.py)
         self.inbox: queue.Queue[Command] = queue.Queue(maxsize=32)
+        self._new_game_asked: Command | None = None  # a new game asked for while the last line was typed
         self.mode = "attract"
         self.game_no = 0
         self.heartbeat = time.monotonic()
@@ -428,7 +429,10 @@ class KioskRunner:
         end = time.monotonic() + seconds
         while True:
             command = self._take(max(0.0, end - time.monotonic()))  # the page is heard even with no pause
-            if command is not None:
+            if command is not None and command.message.kind == "new_game":
+                # accepted at the game's end while its last line is still being typed: kept for then
+                self._new_game_asked = command
+            elif command is not None:
                 self._reject(command, "not your turn")
             if time.monotonic() >= end:
                 return
@@ -551,7 +555,7 @@ class KioskRunner:
         try:
             while True:
                 self._look_at_keyboard(offered)  # the PDP-1 waits for a key; one that fails is replaced
-                command = self._take(0.25)
+                command, self._new_game_asked = self._new_game_asked or self._take(0.25), None
                 if command is not None:
                     if command.message.kind == "new_game":
                         command.reply({"type": "ok", "what": "new_game"})

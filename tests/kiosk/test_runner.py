@@ -240,6 +240,22 @@ def test_a_finished_game_left_idle_counts_as_played_not_aborted(tmp_path, kalah_
     assert stats.visitor_games == 1 and stats.aborted_games == 0, h.recorder.lines
 
 
+def test_new_game_touched_while_the_last_line_is_typed_starts_the_next_game(tmp_path, kalah_tape) -> None:
+    """The result shows (and the new-game button with it) as soon as the winner's line is typed; a touch
+    on "new game" while the PDP-1 still types its last line (paced) is kept, not lost."""
+    with Harness(tmp_path, pits=1, seeds=1, level=1, typewriter_cps=30.0) as h:
+        assert h.submit("play") is None
+        h.wait(lambda: h.state()["mode"] == "visitor" and h.state()["phase"] == "your_turn", what="a visitor game",
+               timeout=60)
+        assert h.submit("move", 1) is None
+        h.wait(lambda: h.state()["phase"] == "game_over", what="its end", timeout=60)
+        first = h.state()["game"]
+        assert h.submit("new_game") is None  # the last line ("type any key...") takes about 1 s to type
+        h.wait(lambda: h.state()["game"] > first and h.state()["mode"] == "visitor", timeout=60,
+               what="the next visitor game")
+        assert not [line for line in h.recorder.lines if "rejected" in line and "new_game" in line]
+
+
 
 def test_fast_mode_runs_the_thinking_free_on_a_throttled_emulator(tmp_path, kalah_tape) -> None:
     """Fast: no breakpoints at the thinking (no cycle counting to wait for), which runs flat out; the
