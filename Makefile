@@ -17,7 +17,7 @@ PROVE_SRC := pdp1_src/prove.mac pdp1_src/panel.mac pdp1_src/rules.mac pdp1_src/p
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/pcore.mac
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
+.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -106,6 +106,11 @@ bench-kiosk: GAMES ?= 1
 bench-kiosk: MODE = test
 bench-kiosk: build
 	$(PY) -m python_bridge bench-kiosk --games $(GAMES) $(ARGS)
+
+## first-visit: the kiosk's strengths (gentle, fair, full) against a first-time visitor's model, quick and classic (GAMES=100 each)
+first-visit: GAMES ?= 100
+first-visit: setup
+	$(PY) -m python_bridge first-visit --games $(GAMES) $(ARGS)
 
 ## bench-strength: the default level against OpenSpiel's alpha-beta (depths 4, 6, 8) and MCTS (1k, 10k), GAMES games each (ARGS="--opponents ab8 --jobs 2 --seed 3")
 bench-strength: GAMES ?= 20

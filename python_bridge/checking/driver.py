@@ -208,6 +208,7 @@ class GameDriver(Closing):
     _continued_at: float = field(default=0.0, init=False)
     _thinking: Thought | None = field(default=None, init=False)
     _slowed: bool = field(default=False, init=False)  # the machine runs at ``waiting_config`` now
+    _asked: bool = field(default=False, init=False)  # the PDP-1 has asked for a key and none is typed yet
 
     def __post_init__(self) -> None:
         symbols = program_symbols()
@@ -238,7 +239,7 @@ class GameDriver(Closing):
         """
         self.close()
         self._machine_lost = False
-        self._slowed = False
+        self._slowed = self._asked = False
         stepped = (LOADER_START, start_address) if reader is not None else ()  # the read-in's own stops
         self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout,
                                     breakpoints=stepped + self.breakpoints)
@@ -317,6 +318,7 @@ class GameDriver(Closing):
             else:
                 sim.clear_breakpoint(self._shbd)
             self.machine.panel = self.panel
+            self._asked = False
             sim.go(START_ADDRESS)
         except (SimhError, OSError) as failure:
             self._lost(failure, BETWEEN_GAMES)
@@ -378,7 +380,7 @@ class GameDriver(Closing):
                     raise
                 self.pacer.sleep(RESTORE_PAUSE)
         self._machine_lost = False
-        self._slowed = False
+        self._slowed = self._asked = False
         self._parser = TranscriptParser()
         self.front.restored()
 
@@ -446,6 +448,8 @@ class GameDriver(Closing):
                 and checker.is_pdp1(checker.side_of(event.player)):
             self.thoughts[-1].choice = f"pit {event.pit}" if isinstance(event, Move) else "swap"
         self.front.event(event, checker)
+        if isinstance(event, (Prompt, NewGameOffer)):
+            self._asked = True  # it waits in its keyboard loop now: looks at the keyboard may stop it
         if isinstance(event, Prompt):
             self._answer(checker)
         elif isinstance(event, NewGameOffer):
@@ -473,6 +477,7 @@ class GameDriver(Closing):
         wait = self._continued_at + KEY_AFTER_CONT - time.monotonic()
         if wait > 0:
             time.sleep(wait)
+        self._asked = False
         self.sim.type(keys)
 
     # -- the thinking -----------------------------------------------------------------------------
@@ -533,8 +538,8 @@ class GameDriver(Closing):
         for the next game after it.  The next key is typed no sooner than
         ``KEY_AFTER_CONT`` after the ``cont``.
         """
-        if self.machine is None or self._machine_lost:
-            return
+        if self.machine is None or self._machine_lost or not self._asked:
+            return  # (not asked yet: the PDP-1 may be typing, or about to stop itself at a breakpoint)
         sim = self.machine.sim
         try:
             if not sim.alive:

@@ -103,6 +103,11 @@ SECTIONS = (
             "wall seconds from a touch to the next question after each PDP-1 reply, each game's minutes, and "
             "the emulator's share of a core while it waits for a touch.",
             "python_bridge", ("bench-kiosk", "--games", "1"), long=True),
+    Section("first-visit", "A first-time visitor against the kiosk's strengths",
+            "A novice's model (the rules card's extra turn when one is in sight, else the biggest capture, "
+            "else any pit, and one move in four anywhere) moving first against the kiosk's three strengths, "
+            "quick and classic games, on the reference engine (which the PDP-1 mirrors move for move).",
+            "python_bridge", ("first-visit", "--games", "100")),
     Section("strength", "Strength against OpenSpiel",
             "The default level (the reference's `level_move`, which the PDP-1 mirrors move for move) against "
             "OpenSpiel's alpha-beta and MCTS bots, all 35 two-ply openings with both colours. Needs the "

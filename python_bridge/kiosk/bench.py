@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .soak import ROOT, Server, free_port, wait_healthy
+from .soak import ROOT, Server, free_port, health, wait_healthy
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -160,6 +160,13 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
                                 _play(page, figures, rng, lambda: _pdp1_pid(url))
                                 results.append(figures)
                                 print(_game_line(figures), flush=True)
+                        final = health(url) or {}
+                        print(f"  {speed}: the server's counters: emulator restarts {final.get('restarts', '?')}, "
+                              f"mismatches {final.get('mismatches', '?')}, errors {final.get('errors', '?')}",
+                              flush=True)
+                        for line in (folder / "state" / "kiosk.log").read_text(errors="replace").splitlines():
+                            if " WARNING " in line or " ERROR " in line:
+                                print("    " + line[:300], flush=True)
                     finally:
                         context.close()
                 finally:
@@ -197,8 +204,6 @@ def _url(config: Path) -> str:
 
 
 def _pdp1_pid(url: str) -> int | None:
-    from .soak import health
-
     report = health(url)
     return report.get("pdp1_pid") if report else None
 
