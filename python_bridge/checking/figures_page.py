@@ -99,7 +99,7 @@ SECTIONS = (
     Section("kiosk", "The kiosk: a visitor's waits",
             "The kiosk server at its shipped settings (kiosk.sample.toml: 1960 thinking, the typewriter at 10 "
             "characters a second, the brief form) and in fast mode, played in Debian's Chromium by random "
-            "touches at the strength \"full\" (the default level), with a process spinning one core beside it: "
+            "touches at the shipped default strength, with a process spinning one core beside it: "
             "wall seconds from a touch to the next question after each PDP-1 reply, each game's minutes, and "
             "the emulator's share of a core while it waits for a touch.",
             "python_bridge", ("bench-kiosk", "--games", "1"), long=True),

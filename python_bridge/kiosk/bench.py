@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .config import parse_config
 from .soak import ROOT, Server, free_port, health, wait_healthy
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,7 +36,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                  "--autoplay-policy=no-user-gesture-required"]
 SHIPPED_CONFIG = ROOT / "kiosk.sample.toml"
-STRENGTH = "full"  # the default level: the museum's own strength
 IDLE_SAMPLE = 5.0  # seconds the emulator's use of a core is sampled while it waits for a touch
 GAME_LIMIT = 30 * 60  # a game that takes longer than this is abandoned (and reported)
 
@@ -59,6 +59,14 @@ class GameFigures:
     seconds: float = 0.0  # the first touch to the result
     idle_cpu: list[float] = field(default_factory=list)  # per cent of a core, each sample
     finished: bool = False
+
+
+def shipped_strength() -> str:
+    """The strength a visitor gets without choosing: the shipped configuration's level, by its choice's name."""
+    strength = parse_config(SHIPPED_CONFIG.read_text()).default_choice()["strength"]
+    if strength is None:
+        raise ValueError(f"{SHIPPED_CONFIG.name}: its level is none of the strengths offered")
+    return strength
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -87,7 +95,7 @@ def _config(folder: Path, speed: str) -> Path:
 def _play(page, figures: GameFigures, rng: random.Random, pdp1_pid) -> None:
     """Touch the size and the strength, then play (or new game); then random legal pits until the result."""
     page.locator(f'[data-choice="{figures.size}"]').tap()
-    page.locator(f'[data-choice="{STRENGTH}"]').tap()
+    page.locator(f'[data-choice="{shipped_strength()}"]').tap()
     start = page.locator('[data-action="play"]')
     (start if start.is_visible() else page.locator('[data-action="new-game"]')).tap()
     page.wait_for_selector('#rules:not([hidden]), body[data-mode="visitor"][data-phase="your_turn"]')
@@ -224,7 +232,7 @@ def _game_line(f: GameFigures) -> str:
 
 def summary(results: list[GameFigures], neighbour: bool) -> str:
     """The figures against the targets, one line each."""
-    lines = [f"bench-kiosk: the shipped settings, strength {STRENGTH!r}, "
+    lines = [f"bench-kiosk: the shipped settings, strength {shipped_strength()!r}, "
              f"{'a busy neighbour spinning one core' if neighbour else 'no neighbour'}"]
     for speed in dict.fromkeys(r.speed for r in results):
         mine = [r for r in results if r.speed == speed]

@@ -47,7 +47,10 @@ class KioskConfig:
 
     pits: int = 6
     seeds: int = 4
-    level: int = 0  # 0: the PDP-1's default level (at most 10 s of 1960 thinking a move, 6-8 s mostly)
+    # A visitor's game: 1 ("gentle"), the fair match for a first-time visitor (make first-visit: a novice
+    # wins about half the quick games and a quarter of the classic ones; at 4 plies hardly any classic
+    # one); 0 would be the PDP-1's default level (at most 10 s of 1960 thinking a move, 6-8 s mostly).
+    level: int = 1
     variants: Variants = field(default_factory=Variants)
     first: str = "visitor"  # who moves first in a visitor's game: visitor, pdp-1, alternate
     speed: str = "authentic"  # authentic: 1960 pace; fast: as fast as the host runs
@@ -60,6 +63,7 @@ class KioskConfig:
     attract_seed: int = 0  # 0: new openings at every start; otherwise the same series each start
     attract_random_moves: int = 3  # the demo player's first moves are random (varied openings)
     attract_depth: int = 4  # then it plays the reference search at this depth
+    attract_level: int = 0  # the PDP-1's level in attract mode (0: its default level, the machine at its best)
     attract_pause: float = 2.0  # seconds the demo player waits before each move
     end_pause: float = 10.0  # seconds an attract game's result stays up
     watchdog_seconds: float = 10.0  # an emulator silent this long while it should type is hung
@@ -129,7 +133,7 @@ class KioskConfig:
 # key -> (section, type, check, what is allowed)
 _INT_RANGES = {
     "pits": (1, 6), "seeds": (1, 6), "level": (0, 20), "port": (1024, 65535),
-    "attract_random_moves": (0, 50), "attract_depth": (1, 10), "attract_seed": (0, 2**63 - 1),
+    "attract_random_moves": (0, 50), "attract_depth": (1, 10), "attract_level": (0, 20), "attract_seed": (0, 2**63 - 1),
     "log_max_bytes": (10_000, 1_000_000_000), "log_backups": (1, 100), "think_rate": (0, 100_000_000),
     "max_connections": (1, 100), "min_free_mb": (0, 1_000_000),
 }
@@ -151,7 +155,8 @@ SECTIONS = {
     "choices": ("games", "strengths"),
     "kiosk": ("speed", "think_rate", "typewriter_cps", "idle_seconds", "countdown_seconds", "port", "state_dir",
               "language", "languages", "sound"),
-    "attract": ("attract_seed", "attract_random_moves", "attract_depth", "attract_pause", "end_pause"),
+    "attract": ("attract_seed", "attract_random_moves", "attract_depth", "attract_level", "attract_pause",
+                "end_pause"),
     "operation": ("watchdog_seconds", "log_max_bytes", "log_backups", "control_token", "allowed_hosts",
                   "max_connections", "header_timeout", "min_free_mb"),
 }

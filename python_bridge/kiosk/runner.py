@@ -45,7 +45,7 @@ import math
 import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -480,7 +480,8 @@ class KioskRunner:
         if back_to_attract:  # the next visitor starts from the museum's own settings
             self.choice = self.config.default_choice()
             self._update(choices=self._choices_view(self.choice))
-        settings = self.config.chosen(self.choice["game"], self.choice["strength"]) if mode == "visitor" else self.config
+        settings = (self.config.chosen(self.choice["game"], self.choice["strength"]) if mode == "visitor"
+                    else replace(self.config, level=self.config.attract_level))
         panel = settings.panel(self._pdp1_first(mode))
         self._new_page()
         self.driver.new_game(panel)  # the program started again at 100 (on a fresh emulator if need be)

@@ -36,6 +36,7 @@ state_dir = "state"
 {extra_kiosk}
 [attract]
 attract_seed = 1960
+attract_level = 3
 attract_pause = {attract_pause}
 end_pause = 0.5
 [operation]

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.simh
 def test_the_keyboard_loop_is_lit_and_no_key_is_lost(tmp_path, kalah_tape) -> None:
     """Attract games with a 1 s pause before each demonstration move: the lamps are sampled at the
     keyboard loop (the switches as set), and every answer typed after a look still reaches the PDP-1."""
-    with Harness(tmp_path, attract_pause=1.0, level=1) as h:
+    with Harness(tmp_path, attract_pause=1.0, level=1, attract_level=1) as h:
         h.wait(lambda: sum(m["type"] == "lights" and m["phase"] == "waiting" for m in list(h.messages)) >= 6,
                timeout=60, what="lights at the keyboard loop")
         h.wait(lambda: h.runner.stats.attract_games >= 1, timeout=90, what="a whole attract game")

@@ -34,7 +34,8 @@ class Harness:
     """A runner with everything it publishes and logs kept for the test to look at."""
 
     def __init__(self, tmp: Path, **settings: object) -> None:
-        base = dict(pits=4, seeds=3, level=3, speed="fast", attract_seed=1960, attract_pause=0.0, end_pause=0.0,
+        base = dict(pits=4, seeds=3, level=3, attract_level=3, speed="fast", attract_seed=1960, attract_pause=0.0,
+                    end_pause=0.0,
                     idle_seconds=30.0, countdown_seconds=2.0, watchdog_seconds=3.0, state_dir=tmp / "state")
         base.update(settings)
         self.config = KioskConfig(**base)  # type: ignore[arg-type]
@@ -98,7 +99,7 @@ def test_attract_games_differ_and_every_move_is_checked(tmp_path, kalah_tape) ->
 def test_paced_thinking_shows_the_console_lights_in_1960_time(tmp_path, kalah_tape) -> None:
     """Paced at 50,000 memory cycles a second, the PDP-1's thinking is sampled several times; the
     lights are real registers (PC inside the program), the time grows, and it is 1960 time."""
-    with Harness(tmp_path, level=6, think_rate=50_000) as h:
+    with Harness(tmp_path, level=6, attract_level=6, think_rate=50_000) as h:
         h.wait(lambda: any(m.get("done") for m in list(h.messages) if m["type"] == "lights"), what="a thought")
         lights = [m for m in list(h.messages) if m["type"] == "lights"]
     first_thought = lights[:next(i for i, m in enumerate(lights) if m.get("done")) + 1]
@@ -216,7 +217,8 @@ def test_health_names_a_stopped_loop_and_a_full_disk(tmp_path, kalah_tape) -> No
 def test_touch_to_play_while_the_demo_thinks_starts_the_visitor_game_without_a_failure(tmp_path, kalah_tape) -> None:
     """The attract game left while the PDP-1 thinks (stopped between two steps): the program is started
     again at 100 on the same emulator, with no warning and no restart."""
-    with Harness(tmp_path, level=6, think_rate=50_000, idle_seconds=1.0, countdown_seconds=1.0) as h:
+    with Harness(tmp_path, level=6, attract_level=6, think_rate=50_000, idle_seconds=1.0,
+                 countdown_seconds=1.0) as h:
         for _ in range(3):
             h.wait(lambda: h.state()["mode"] == "attract" and h.state()["phase"] == "thinking", what="the demo thinking")
             assert h.submit("play") is None
