@@ -308,7 +308,10 @@ class GameDriver(Closing):
                 self._type("\r")  # "type any key for a new game."
                 return
             if sim.running:
-                sim.stop()
+                try:
+                    sim.stop()
+                except BreakpointReached:  # it had stopped itself at one of the driver's (a game left midway)
+                    pass
             self._set_speed(sim, waiting=False)
             sim.discard_output()
             sim.set_switches(self.panel.switches())

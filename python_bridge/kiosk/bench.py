@@ -19,6 +19,7 @@ The targets it prints them against are the exhibit's (docs/kiosk.md).
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
 import statistics
 import subprocess
@@ -56,6 +57,7 @@ class GameFigures:
     speed: str
     replies: list[float] = field(default_factory=list)  # touch to the next question, the PDP-1 having moved
     own_turns: list[float] = field(default_factory=list)  # touch to the next question, the visitor moving again
+    to_result: float | None = None  # the last touch to the result on the screen (the end typed)
     seconds: float = 0.0  # the first touch to the result
     idle_cpu: list[float] = field(default_factory=list)  # per cent of a core, each sample
     finished: bool = False
@@ -124,7 +126,15 @@ def _play(page, figures: GameFigures, rng: random.Random, pdp1_pid) -> None:
                                f"(document.body.dataset.phase === 'your_turn' && {PROMPTS} > {prompts})",
                                timeout=GAME_LIMIT * 1000)
         wait = time.monotonic() - touched
-        (figures.replies if page.evaluate(PDP1_MOVES) > pdp1_moves else figures.own_turns).append(wait)
+        if page.evaluate("document.body.dataset.phase") == "game_over":
+            figures.to_result = wait  # the last move, the last board and the scores typed
+        elif page.evaluate(PDP1_MOVES) > pdp1_moves:
+            figures.replies.append(wait)
+        else:
+            figures.own_turns.append(wait)
+        if os.environ.get("BENCH_KIOSK_TRACE"):
+            print(f"    wait {wait:5.1f} s; the paper's last lines: {page.evaluate('paper.text').splitlines()[-4:]}",
+                  flush=True)
     figures.seconds = time.monotonic() - (began or time.monotonic())
 
 
@@ -226,6 +236,7 @@ def _game_line(f: GameFigures) -> str:
         if f.replies else "no reply"
     own = f"; own extra turns {len(f.own_turns)}: max {max(f.own_turns):.1f} s" if f.own_turns else ""
     idle = f"; emulator waiting for a touch: {max(f.idle_cpu):.1f} % of a core" if f.idle_cpu else ""
+    own += f"; the last touch to the result {f.to_result:.1f} s" if f.to_result is not None else ""
     end = "" if f.finished else " (NOT FINISHED)"
     return f"  {f.speed} {f.size}: game {f.seconds / 60:.1f} min{end}; {replies}{own}{idle}"
 

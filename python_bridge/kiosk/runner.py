@@ -169,16 +169,16 @@ class KioskRunner:
         self._shown_at = 0.0  # when the thinking's lights were last sent
         # the driver stops the PDP-1 where its thinking starts and ends: never in the middle of typing
         # (a machine stopped while a character is being typed loses that character).  Paced, the thinking
-        # is stepped and counted on an emulator throttled throughout.  Fast, it runs free and flat out
-        # (counting every cycle made replies slow: no 1960 seconds are shown then), and the emulator is
-        # throttled only while the PDP-1 waits for a touch.  Either way its keyboard loop never spins a
+        # is stepped and counted on an emulator throttled loosely.  Fast, it runs free and flat out
+        # (counting every cycle made replies slow: no 1960 seconds are shown then).  Either way the
+        # emulator is slowed further while the PDP-1 waits for a touch: its keyboard loop never spins a
         # core all day.
         paced = bool(config.thinking_pace)
         self.driver = GameDriver(config.panel(False), _KioskFront(self), _TouchVisitor(self),
                                  Pacer(config.thinking_pace or None, counted=paced, sleep=self._pause),
                                  silence_timeout=config.watchdog_seconds, timeout=config.watchdog_seconds,
                                  machine_config=QUIET_SPEED if paced else FULL_SPEED,
-                                 waiting_config=None if paced else IDLE_SPEED)
+                                 waiting_config=IDLE_SPEED)
 
     @property
     def panel(self) -> PanelSettings:

@@ -674,7 +674,9 @@ class Simh(Closing):
             except SimhTimeout:
                 if time.monotonic() >= deadline:
                     raise
-        if sent > 1:  # a ^E that came late may sit on the sim> line: an empty command clears it
+        if sent > 1 or type(stop) is not MachineStopped:
+            # a ^E that came late, or after the machine had stopped by itself, sits on the sim> line,
+            # where it would spoil the next command: an empty command clears it
             self.command("")
         if type(stop) is not MachineStopped:  # it stopped by itself before the ^E
             raise stop
