@@ -8,6 +8,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from python_bridge.machine.simh import (
@@ -91,6 +92,29 @@ def test_undefined_instruction_and_breakpoint(program: tuple[Path, dict[str, int
         with pytest.raises(BreakpointReached) as stop:
             sim.expect("never typed")
         assert stop.value.pc == symbols["loop"]
+
+
+def test_a_stop_asked_after_the_machine_stopped_itself_leaves_the_console_clean(
+        program: tuple[Path, dict[str, int]]) -> None:
+    """The machine reached a breakpoint by itself before the ^E: ``stop`` raises that stop, and the ^E
+    that arrived at the sim> prompt does not spoil the next command (it once made "deposit ss" unknown)."""
+    tape, symbols = program
+    with Simh() as sim:
+        sim.load(tape)
+        sim.command(f"break {symbols['loop']:o}")
+        sim.go(symbols["loop"])
+        seen = ""  # wait for the stop's sim> prompt, read past the wrapper and given back to it unread
+        deadline = time.monotonic() + 10
+        while "sim>" not in seen and time.monotonic() < deadline:
+            try:
+                seen += sim.child.read_nonblocking(1000, timeout=0.1)
+            except pexpect.TIMEOUT:
+                pass
+        sim.unread(seen)
+        with pytest.raises(BreakpointReached):
+            sim.stop()
+        sim.set_switches(0o24)
+        assert sim.examine("ss") == 0o24
 
 
 def test_stop_and_continue_a_running_program(program: tuple[Path, dict[str, int]]) -> None:
