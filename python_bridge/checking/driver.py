@@ -186,9 +186,10 @@ class GameDriver(Closing):
     restore_tries: int = RESTORE_TRIES
     timeout: float = 10.0  # SIMH's answers and the read-in
     machine_config: MachineConfig | None = None  # the emulator's speed; None: as the pacer needs (``config``)
-    # The speed while the PDP-1 waits for a key, set at the first look at the keyboard (``look_at_keyboard``)
-    # and taken off as the next key is typed: a machine that thinks flat out need not spin a core while it
-    # waits for a visitor.  None: ``config`` throughout.
+    # The speed while the PDP-1 waits for the visitor: set at the brief form's stop at ``shbd`` before the
+    # visitor's turn, or at the first look at the keyboard, and taken off at the next stop (or, in the full
+    # form, as the key is typed): a machine that thinks flat out need not spin a core while it waits for a
+    # visitor.  None: ``config`` throughout.
     waiting_config: MachineConfig | None = None
     machine: KalahMachine | None = field(default=None, init=False)
     checker: CrossChecker | None = field(default=None, init=False)
@@ -211,7 +212,7 @@ class GameDriver(Closing):
     _asked: bool = field(default=False, init=False)  # the PDP-1 has asked for a key and none is typed yet
 
     def __post_init__(self) -> None:
-        symbols = program_symbols()
+        self._symbols = symbols = program_symbols()
         self._think, self._thx, self._shbd = symbols["think"], symbols["thx"], symbols["shbd"]
         self._keyboard_loop = (symbols["gc1"], symbols["gc1"] + 1)  # getc's wait: szf i 1 / jmp gc1
 
@@ -493,7 +494,7 @@ class GameDriver(Closing):
             checker = self.checker
             if checker is None:
                 raise SimhError("the PDP-1 passed its board before its title was read", sim.tail())
-            checker.check_core(CoreBoard.read(sim))
+            checker.check_core(CoreBoard.read(sim, self._symbols))
             position = checker.game.position  # stopped anyway: the speed for what comes next
             self._set_speed(sim, waiting=not position.over and not checker.is_pdp1(position.to_move))
         elif pc != self._thx:  # at thx the thinking was stepped to here and measured

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from .wording import count
 from ..machine.diagnostic import DEL, DiagnosticModel
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import ANALYSIS, GAME, CoreBoard, DiagnosticConsole, KalahMachine, Program
+from ..machine.kalah_program import (ANALYSIS, GAME, CoreBoard, DiagnosticConsole, KalahMachine, Program,
+                                     program_symbols)
 from .parallel import deal
 from ..reference.rules import ENDED, NORTH, SOUTH, Position, Variants, play, start_position
 from ..reference.notation import MAX_COUNT, format_position
@@ -228,12 +229,13 @@ def run_groups(groups: list[FuzzGroup], stop_at_first: bool = True) -> FuzzOutco
                 # a fresh opening position for the new panel, on both sides
                 console.set_position(start_position(group.pits, group.seeds))
             model = group.model()
+            symbols = program_symbols(group.program) if group.brief else {}
             for line in group.lines:
                 before = model.position
                 expected = model.answer(line)
                 got = console.ask(line, timeout=60).text
                 if got == expected == "=":  # the brief form: the move's position is in core
-                    core = _core_board(console, group.program)
+                    core = _core_board(console, symbols)
                     if not core.holds(model.position):
                         got, expected = (f"= {core.position(group.pits)} (in core)",
                                          f"= {format_position(model.position)}")
@@ -250,11 +252,11 @@ def run_groups(groups: list[FuzzGroup], stop_at_first: bool = True) -> FuzzOutco
     return outcome
 
 
-def _core_board(console: DiagnosticConsole, program: Program) -> CoreBoard:
+def _core_board(console: DiagnosticConsole, symbols: dict[str, int]) -> CoreBoard:
     """The board in core, read while the program waits for the next command line."""
     console.sim.stop()
     try:
-        return CoreBoard.read(console.sim, program)
+        return CoreBoard.read(console.sim, symbols)
     finally:
         console.sim.cont()
         console.sync()  # cont flushes the keyboard: type again only once the program reads

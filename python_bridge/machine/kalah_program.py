@@ -195,9 +195,9 @@ class CoreBoard:
     over: int  # nonzero once the game has ended
 
     @classmethod
-    def read(cls, sim: Simh, program: Program = GAME) -> "CoreBoard":
-        """The stopped machine's board (three SIMH commands)."""
-        symbols = program_symbols(program)
+    def read(cls, sim: Simh, symbols: dict[str, int]) -> "CoreBoard":
+        """The stopped machine's board (three SIMH commands); ``symbols``: its tape's (``program_symbols``),
+        looked up once by the caller, not at every move."""
         return cls(tuple(sim.examine_words(symbols["bd"], BOARD_WORDS)), sim.examine(symbols["side"]),
                    sim.examine(symbols["over"]))
 

@@ -9,7 +9,7 @@ import pytest
 from python_bridge.checking.fuzz import generate, run_fuzz
 from python_bridge.machine.diagnostic import DEL, DiagnosticModel
 from python_bridge.machine.front_panel import PanelSettings
-from python_bridge.machine.kalah_program import ANALYSIS, CoreBoard, DiagnosticConsole, KalahMachine
+from python_bridge.machine.kalah_program import ANALYSIS, CoreBoard, DiagnosticConsole, KalahMachine, program_symbols
 from python_bridge.reference.notation import format_position
 from python_bridge.reference.rules import Variants, play, start_position
 
@@ -114,7 +114,7 @@ def test_the_brief_form_answers_a_move_with_equals_and_leaves_the_position_in_co
             answers.append(console.ask(line).text)
             assert answers[-1] == model.answer(line), line
             machine.sim.stop()
-            core = CoreBoard.read(machine.sim)
+            core = CoreBoard.read(machine.sim, program_symbols())
             machine.sim.cont()
             console.sync()
             assert core.holds(model.position), (line, core.position(3))
