@@ -3,10 +3,10 @@ running (tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
+from python_bridge.kiosk.health import process_state
 from python_bridge.kiosk.procinfo import descendants
 
 
@@ -26,16 +26,7 @@ def pdp1_below(pid: int) -> list[int]:
 
 def pid_alive(pid: int) -> bool:
     """Is ``pid`` running?  A zombie is dead for our purposes: reaping an orphan is init's work."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
+    return process_state(pid) not in (None, "Z", "X")
 
 
 def still_running(pids: list[int], within: float = 5.0) -> list[int]:

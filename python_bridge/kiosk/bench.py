@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import parse_config
+from .procinfo import cpu_seconds
 from .soak import ROOT, Server, free_port, health, wait_healthy
 
 CHROMIUM = "/usr/bin/chromium"
@@ -71,33 +72,29 @@ def shipped_strength() -> str:
     return strength
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / 100.0  # utime + stime, in clock ticks of 1/100 s
-
-
 def _idle_cpu(pid: int) -> float:
     """Per cent of a core the emulator used over IDLE_SAMPLE seconds."""
-    before, began = _cpu_seconds(pid), time.monotonic()
+    before, began = cpu_seconds(pid), time.monotonic()
     time.sleep(IDLE_SAMPLE)
-    return 100.0 * (_cpu_seconds(pid) - before) / (time.monotonic() - began)
+    return 100.0 * (cpu_seconds(pid) - before) / (time.monotonic() - began)
 
 
-def _config(folder: Path, speed: str) -> Path:
-    """The shipped configuration, on a free port with a scratch state folder, at ``speed``."""
+def _config(folder: Path, speed: str) -> tuple[Path, str]:
+    """The shipped configuration, on a free port with a scratch state folder, at ``speed``; and its URL."""
+    port = free_port()
     text = SHIPPED_CONFIG.read_text()
-    text = text.replace('port = 8360', f'port = {free_port()}', 1)
+    text = text.replace('port = 8360', f'port = {port}', 1)
     text = text.replace('state_dir = "records/kiosk"', 'state_dir = "state"', 1)
     text = text.replace('speed = "authentic"', f'speed = "{speed}"', 1)
     path = folder / "kiosk.toml"
     path.write_text(text)
-    return path
+    return path, f"http://127.0.0.1:{port}"
 
 
-def _play(page, figures: GameFigures, rng: random.Random, pdp1_pid) -> None:
+def _play(page, figures: GameFigures, strength: str, rng: random.Random, pdp1_pid) -> None:
     """Touch the size and the strength, then play (or new game); then random legal pits until the result."""
     page.locator(f'[data-choice="{figures.size}"]').tap()
-    page.locator(f'[data-choice="{shipped_strength()}"]').tap()
+    page.locator(f'[data-choice="{strength}"]').tap()
     start = page.locator('[data-action="play"]')
     (start if start.is_visible() else page.locator('[data-action="new-game"]')).tap()
     page.wait_for_selector('#rules:not([hidden]), body[data-mode="visitor"][data-phase="your_turn"]')
@@ -138,7 +135,7 @@ def _play(page, figures: GameFigures, rng: random.Random, pdp1_pid) -> None:
     figures.seconds = time.monotonic() - (began or time.monotonic())
 
 
-def _browser_ready() -> None:
+def browser_ready() -> None:
     """Debian's Chromium and Playwright, installed by the project's own set-up (``test`` mode) if missing."""
     if importlib.util.find_spec("playwright") is None or not Path(CHROMIUM).exists():
         subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), "test", "chromium"], check=True, cwd=ROOT)
@@ -146,9 +143,10 @@ def _browser_ready() -> None:
 
 def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, seed: int) -> list[GameFigures]:
     """Play ``games`` visitor games of each size at each speed; print each game's figures, then the summary."""
-    _browser_ready()
+    browser_ready()
     from playwright.sync_api import sync_playwright
 
+    strength = shipped_strength()
     results: list[GameFigures] = []
     rng = random.Random(seed)
     spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if neighbour else None
@@ -157,12 +155,11 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
             for speed in speeds:
                 folder = Path(scratch) / speed
                 (folder / "state").mkdir(parents=True)
-                server = Server(_config(folder, speed), folder / "server-output.txt")
+                config, url = _config(folder, speed)
+                server = Server(config, folder / "server-output.txt")
                 server.start()
                 try:
-                    url = _url(folder / "kiosk.toml")
-                    report = wait_healthy(url, server)
-                    if report is None:
+                    if wait_healthy(url, server) is None:
                         raise RuntimeError(f"the kiosk server did not start: {(folder / 'server-output.txt').read_text()[-800:]}")
                     context = pw.chromium.launch_persistent_context(
                         str(folder / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
@@ -175,7 +172,7 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
                         for size in sizes:
                             for _ in range(games):
                                 figures = GameFigures(size, speed)
-                                _play(page, figures, rng, lambda: _pdp1_pid(url))
+                                _play(page, figures, strength, rng, lambda: _pdp1_pid(url))
                                 results.append(figures)
                                 print(_game_line(figures), flush=True)
                         final = health(url) or {}
@@ -195,7 +192,7 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
             spinner.wait(10)
     if "authentic" in speeds:
         print(counting_margin(neighbour), flush=True)
-    print(summary(results, neighbour))
+    print(summary(results, neighbour, strength))
     return results
 
 
@@ -212,13 +209,6 @@ def counting_margin(neighbour: bool) -> str:
     return (f"  authentic: cycles counted at {total:.2f} times 1960 speed over {len(outcome.thoughts)} thoughts "
             f"(slowest thought {speeds[0]:.2f}, median {statistics.median(speeds):.2f}; below 1.00 a 1960 pace "
             f"falls behind){', beside the busy neighbour' if neighbour else ''}")
-
-
-def _url(config: Path) -> str:
-    for line in config.read_text().splitlines():
-        if line.startswith("port = "):
-            return f"http://127.0.0.1:{int(line.split('=')[1].split('#')[0])}"
-    raise ValueError("no port in the configuration")
 
 
 def _pdp1_pid(url: str) -> int | None:
@@ -241,9 +231,9 @@ def _game_line(f: GameFigures) -> str:
     return f"  {f.speed} {f.size}: game {f.seconds / 60:.1f} min{end}; {replies}{own}{idle}"
 
 
-def summary(results: list[GameFigures], neighbour: bool) -> str:
+def summary(results: list[GameFigures], neighbour: bool, strength: str) -> str:
     """The figures against the targets, one line each."""
-    lines = [f"bench-kiosk: the shipped settings, strength {shipped_strength()!r}, "
+    lines = [f"bench-kiosk: the shipped settings, strength {strength!r}, "
              f"{'a busy neighbour spinning one core' if neighbour else 'no neighbour'}"]
     for speed in dict.fromkeys(r.speed for r in results):
         mine = [r for r in results if r.speed == speed]

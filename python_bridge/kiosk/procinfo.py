@@ -22,6 +22,13 @@ def rss_kb(pid: int | None = None) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """The host CPU time ``pid`` has used (user and system), in seconds."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()  # the name in parentheses may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _parents() -> dict[int, int]:
     parents = {}
     for entry in Path("/proc").iterdir():

@@ -38,6 +38,7 @@ from pathlib import Path
 import aiohttp
 
 from ..checking.wording import count
+from .health import process_state
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_SLACK_KB = 4096  # allocator noise; a leak grows game after game, far past this
@@ -202,11 +203,7 @@ class Server:
 
 
 def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
+    return process_state(pid) not in (None, "Z", "X")
 
 
 def wait_healthy(url: str, server: Server, seconds: float = 30) -> dict | None:

@@ -15,22 +15,19 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
+from python_bridge.kiosk.bench import CHROMIUM, CHROMIUM_ARGS, browser_ready
 from tests.kiosk.kiosk_page_checks import (SCREENS, ZONES, Screen, assert_layout, board_box, box, catalogue, untranslated,
                                visible_strings)
-from tests.kiosk.kiosk_support import ROOT, KioskServer, write_config
+from tests.kiosk.kiosk_support import ROOT, KioskServer, processes_using, write_config
 
 pytestmark = pytest.mark.simh
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "artifacts" / "kiosk"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required"]
 PLAYED = "(paper.text.match(/you play/g) || []).length"  # the page's whole sheet (it draws the last lines)
 EN = catalogue("en")
 
@@ -38,21 +35,8 @@ EN = catalogue("en")
 @pytest.fixture(scope="session")
 def chromium() -> str:
     """Debian's chromium, installed by the project's own set-up when it is missing."""
-    if not Path(CHROMIUM).exists():
-        subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), "test", "chromium"], check=True)
+    browser_ready()
     return CHROMIUM
-
-
-def _processes_using(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
 
 
 @pytest.fixture
@@ -70,9 +54,9 @@ def browser_context(chromium, tmp_path):
         finally:
             context.close()
     deadline = time.monotonic() + 5
-    while _processes_using(str(profile)) and time.monotonic() < deadline:
+    while processes_using(str(profile)) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not _processes_using(str(profile)), "chromium processes left behind"
+    assert not processes_using(str(profile)), "chromium processes left behind"
 
 
 @pytest.fixture
