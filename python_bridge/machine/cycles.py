@@ -91,10 +91,6 @@ class HistoryEntry:
     ea: int | None  # SIMH's effective address (for xct: that of the instruction executed)
 
 
-def _octal(token: str) -> int | None:
-    return int(token, 8) if token and all(c in "01234567" for c in token) else None
-
-
 def _addressed(mnemonic: str) -> bool:
     return mnemonic in MEMORY_REFERENCE or mnemonic in JUMPS or mnemonic == "XCT"
 
@@ -204,11 +200,8 @@ class _Core:
         wanted = sorted(set(addresses) - self.words.keys())
         for start in range(0, len(wanted), 200):  # one examine command for many words
             chunk = wanted[start:start + 200]
-            out = self.sim.command("examine " + ",".join(f"{a:o}" for a in chunk))
-            for line in out.splitlines():
-                where, sep, value = line.partition(":")
-                if sep and _octal(where.strip()) is not None and _octal(value.strip()) is not None:
-                    self.words[int(where, 8)] = int(value, 8)
+            words, out = self.sim.examine_words(chunk)
+            self.words.update(words)
             missing = [a for a in chunk if a not in self.words]
             if missing:
                 raise CycleCountError(f"examine gave no word at {missing[0]:04o}: {out!r}")

@@ -196,10 +196,14 @@ class CoreBoard:
 
     @classmethod
     def read(cls, sim: Simh, symbols: dict[str, int]) -> "CoreBoard":
-        """The stopped machine's board (three SIMH commands); ``symbols``: its tape's (``program_symbols``),
+        """The stopped machine's board (one SIMH command); ``symbols``: its tape's (``program_symbols``),
         looked up once by the caller, not at every move."""
-        return cls(tuple(sim.examine_words(symbols["bd"], BOARD_WORDS)), sim.examine(symbols["side"]),
-                   sim.examine(symbols["over"]))
+        board = range(symbols["bd"], symbols["bd"] + BOARD_WORDS)
+        wanted = [*board, symbols["side"], symbols["over"]]
+        words, out = sim.examine_words(wanted)  # one command
+        if any(a not in words for a in wanted):
+            raise SimhError(f"examine of the board: {out!r}", sim.tail())
+        return cls(tuple(words[a] for a in board), words[symbols["side"]], words[symbols["over"]])
 
     def holds(self, position: Position) -> bool:
         """Whether this is ``position``: the same counts, nothing beyond m, the same side to move or end."""

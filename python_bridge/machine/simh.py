@@ -39,7 +39,7 @@ import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Self
+from typing import TYPE_CHECKING, Iterable, Iterator, Self
 
 import pexpect
 
@@ -542,13 +542,12 @@ class Simh(Closing):
             raise SimhError(f"examine {where}: {out!r}", self.tail())
         return int(match.group(1), 8)
 
-    def examine_words(self, first: int, count: int) -> list[int]:
-        """``count`` memory words from ``first`` on, in one command (a board is read at every move)."""
-        out = self.command(f"examine {first:o}-{first + count - 1:o}")
-        words = {int(a, 8): int(w, 8) for a, w in re.findall(r"^([0-7]+):\s*([0-7]+)\s*$", out, re.M)}
-        if sorted(words) != list(range(first, first + count)):
-            raise SimhError(f"examine {first:o}-{first + count - 1:o}: {out!r}", self.tail())
-        return [words[a] for a in range(first, first + count)]
+    def examine_words(self, addresses: Iterable[int]) -> tuple[dict[int, int], str]:
+        """Memory words at ``addresses``, in one command: the words SIMH gave (address -> word) and its
+        answer, for the caller to say what was missing (a board read at every move, cycle counting's
+        pointer words)."""
+        out = self.command("examine " + ",".join(f"{a:o}" for a in addresses))
+        return {int(a, 8): int(w, 8) for a, w in re.findall(r"^([0-7]+):\s*([0-7]+)\s*$", out, re.M)}, out
 
     def instructions(self) -> int:
         """SIMH's count of time units since the run started: one per instruction."""
