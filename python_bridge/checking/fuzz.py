@@ -159,6 +159,8 @@ def _line(rng: random.Random, group: FuzzGroup, model: DiagnosticModel) -> str:
     if roll < 0.90 and rng.random() < 0.02:  # a proof asked for wrongly
         return f"w {rng.choice(['', '-', '--1', '- 1', '+1', '123', '-123', '1-', 'x'])}"
     if roll < 0.90 and _small(pos) and rng.random() < proofs:  # a proof, on an endgame small enough
+        if rng.random() < DEEPENINGS:  # or a deepening (the game's tape answers d with error)
+            return f"d {rng.choice(('1', '2', '3', '4', '5', '03', str(rng.randrange(1, 9)), '0', '100', ''))}"
         return f"w {rng.choice(('0', '0', '-1', '1', '2', '-3', '-0', '05', '-99', str(rng.randrange(-9, 10))))}"
     if roll < 0.90:
         depth = rng.choice((1, 1, 2, 2, 3, 3, 4)) if rng.random() < 0.95 else rng.choice((0, 5, 21, 99))
@@ -168,6 +170,7 @@ def _line(rng: random.Random, group: FuzzGroup, model: DiagnosticModel) -> str:
     return _garbage(rng)
 
 
+DEEPENINGS = 0.25  # of the proof commands, the share that deepen instead (d n)
 PROOF_SEEDS = 9  # the fuzz asks for proofs only with this many seeds left in the pits, or fewer
 
 

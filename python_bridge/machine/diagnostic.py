@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from tools.fiodec import CHARACTERS
 
 from ..reference.rules import ENDED, Position, RulesError, Variants, play, start_position
-from ..reference.prove import ProofError, prove
+from ..reference.prove import deepen, ProofError, prove
 from ..reference.search import MAX_DEPTH, MIN_DEPTH, best_move
 from ..reference.notation import NotationError, format_position, parse_position
 from .kalah_program import GAME, Program
@@ -88,10 +88,9 @@ class DiagnosticModel:
             return self._set(rest)
         if head == "m":
             return self._move(rest)
-        if head == "b" == self.program.command:
-            return self._best(rest)
-        if head == "w" == self.program.command:
-            return self._prove(rest)
+        own = {"b": self._best, "w": self._prove, "d": self._deepen}
+        if head in own and head in self.program.commands:
+            return own[head](rest)
         return "error"
 
     def _set(self, text: str) -> str:
@@ -129,3 +128,9 @@ class DiagnosticModel:
             return prove(self.position, bound, self.variants).line()
         except ProofError:
             return "error"  # deeper than the PDP-1's frames
+
+    def _deepen(self, text: str) -> str:
+        deepest = _number(text)
+        if deepest is None or deepest == 0 or self.position.to_move == ENDED:
+            return "error"
+        return "\n".join([d.line() for d in deepen(self.position, deepest, self.variants)] + ["ok"])

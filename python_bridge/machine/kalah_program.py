@@ -40,7 +40,7 @@ class Program:
 
     name: str
     files: tuple[str, ...]
-    command: str  # the diagnostic command of its own besides p and m: b (search) or w (prove)
+    commands: str  # the diagnostic commands of its own besides p and m: b (search), or w and d (prove, deepen)
 
     @property
     def tape(self) -> Path:
@@ -57,9 +57,9 @@ class Program:
 # The game: play, the diagnostic commands p, m and b, think.
 GAME = Program("kalah", ("kalah.mac", "panel.mac", "rules.mac", "search.mac", "diag.mac", "typewr.mac",
                          "core.mac"), "b")
-# The analysis: the proof (prove) and the diagnostic commands p, m and w.
+# The analysis: the proof (prove) and the diagnostic commands p, m, w and d.
 ANALYSIS = Program("prove", ("prove.mac", "panel.mac", "rules.mac", "proof.mac", "diag.mac", "typewr.mac",
-                             "pcore.mac"), "w")
+                             "pcore.mac"), "wd")
 PROGRAMS = (GAME, ANALYSIS)
 SOURCE_FILES = GAME.files
 TAPE = GAME.tape
@@ -261,6 +261,7 @@ class KalahMachine(Closing):
 
 
 _LINE = re.compile(r"([^\r\n]*)\r\n")
+DEPTH_LINE = "depth "  # a line of the analysis tape's d n: more lines follow
 
 
 @dataclass(frozen=True)
@@ -328,11 +329,14 @@ class DiagnosticConsole:
         raise ProtocolError("the PDP-1 does not answer in diagnostic mode", self.sim.tail())
 
     def ask(self, line: str, timeout: float | None = None) -> DiagnosticAnswer:
-        """Type one command line and return the program's one-line answer."""
+        """Type one command line and return the program's answer: one line, or the analysis tape's
+        deepening's lines (``depth ...`` each, then its last line), joined by newlines."""
         self.sim.type(line + "\r")
         self.sim.expect(re.compile(r"\r\n"), timeout)  # SIMH's echo of the carriage return
-        match = self.sim.expect(_LINE, timeout)
-        return DiagnosticAnswer(match.group(1))
+        lines = [self.sim.expect(_LINE, timeout).group(1)]
+        while lines[-1].startswith(DEPTH_LINE):
+            lines.append(self.sim.expect(_LINE, timeout).group(1))
+        return DiagnosticAnswer("\n".join(lines))
 
     def set_position(self, position: Position) -> None:
         answer = self.ask("p " + format_position(position))

@@ -32,6 +32,12 @@ position, bound and variant set, so every detail here is part of the contract:
   cut by depth and count): the count is the positions searched.
 * **Move order** exactly as ``search.move_order``: the extra-turn pits from
   pit m down to pit 1, then every other non-empty pit from pit m down.
+* **Deepening** (``deepen``): for depth 1, 2, ... n, the value looking that
+  many plies ahead, found by bound tests from the value one ply shallower
+  (0 for depth 1), g: the test ``g - 1`` first; above it, then ``g``, ``g + 1``
+  ... until a bound not passed, which is the value; else ``g - 2``, ``g - 3``
+  ... until a bound passed, and the value is one more.  A depth's count is
+  the positions of all its tests.
 * **The pie rule** is not part of the search (as for ``best``): the question
   is about the position as it stands.
 * **The table** (``ProofTable``): the analysis tape keeps the answers of
@@ -54,6 +60,12 @@ position, bound and variant set, so every detail here is part of the contract:
   Every position searched (the root too) writes its answer into its slot
   when it has one, replacing whatever was there.  An empty entry is zeros,
   which no position kept can match (the side to move has a seed).
+* **Looking ahead** (``depth`` d, not 0: the analysis tape's deepening, ``d n``):
+  a position reached by a move at ply d (the root is ply 0), the game going
+  on, is a leaf valued like a finished game, by its stores' difference from
+  the mover's view, and neither counted nor looked up; the table's ``k``
+  holds 512 x (d - 1 - ply) more, ply the keyed position's, so that an
+  answer is only taken at the same plies left.
 * **Depth**: a proof is as deep as the longest line it follows.  The PDP-1
   keeps one frame a ply for ``MAX_PLIES`` plies; a proof that would need more
   is refused (``ProofError``; the PDP-1 answers ``error``), by both sides alike,
@@ -70,11 +82,13 @@ from typing import Callable
 from .rules import ENDED, NORTH, Position, Variants, other, play, STANDARD
 from .search import PROGRESS_MASK, move_order
 
-MAX_PLIES = 180  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
+MAX_PLIES = 168  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
 MAX_BOUND = 99  # bounds are -99..99: every margin lies within -72..72
 TABLE_ENTRIES = 256  # the analysis tape's transposition table: entries of three words
 TABLE_PIT_MAX = 7  # a position is kept only when every pit holds at most this many seeds (3 bits)
 WORD = 0o777777
+PLY_KEY = 0o1000  # deepening: the table's k holds this times the plies left (the PDP-1's frame offset rotated 6)
+MAX_DEEPEN = 99  # ``d n``: n is 1 to 99
 
 
 def _pits_word(cells: tuple[int, ...]) -> int:
@@ -85,13 +99,16 @@ def _pits_word(cells: tuple[int, ...]) -> int:
     return word
 
 
-def table_key(position: Position) -> tuple[int, int, int] | None:
-    """The table's key words ``(a, b, k)`` of a position, or None when a pit holds more than 7 seeds."""
+def table_key(position: Position, plies_left: int = 0) -> tuple[int, int, int] | None:
+    """The table's key words ``(a, b, k)`` of a position, or None when a pit holds more than 7 seeds.
+
+    ``plies_left``: deepening, d - 1 - the position's ply (0 in a proof to the end)."""
     m, board = position.pits, position.board
     south, north = board[:m], board[m + 1:2 * m + 1]
     if max(south + north) > TABLE_PIT_MAX:
         return None
-    return _pits_word(south), _pits_word(north), 4 * board[m] + 2 * (position.to_move == NORTH)
+    return (_pits_word(south), _pits_word(north),
+            4 * board[m] + 2 * (position.to_move == NORTH) + PLY_KEY * plies_left)
 
 
 def table_slot(key: tuple[int, int, int]) -> int:
@@ -143,16 +160,21 @@ class ProofResult:
 class _Prover:
     """One proof: holds the variants, the table, the node counter and the deepest ply while recursing."""
 
-    def __init__(self, variants: Variants, progress: Callable[[int], None] | None = None) -> None:
+    def __init__(self, variants: Variants, progress: Callable[[int], None] | None = None,
+                 depth: int = 0) -> None:
         self.variants = variants
+        self.depth = depth  # 0: to the end of the game; else the horizon's ply
         self.table = ProofTable()
         self.nodes = 0
         self.deepest = 0
         self.progress = progress  # told the nodes so far every 65,536 nodes (a long proof's progress)
 
+    def key(self, position: Position, ply: int) -> tuple[int, int, int] | None:
+        return table_key(position, self.depth - 1 - ply if self.depth else 0)
+
     def child(self, position: Position, view: str, ply: int, alpha: int, beta: int) -> int:
         """A position reached by a move, the game going on: the table's answer, else its search."""
-        key = table_key(position)
+        key = self.key(position, ply)
         if key is not None:
             high = self.table.probe(key)
             if high is not None:
@@ -176,7 +198,7 @@ class _Prover:
     def _search(self, position: Position, view: str, ply: int, alpha: int, beta: int) -> int:
         for pit in move_order(position):
             child = play(position, pit, self.variants).position
-            if child.to_move == ENDED:
+            if child.to_move == ENDED or ply + 1 == self.depth:
                 value = child.margin(view)
             elif child.to_move == view:
                 value = self.child(child, view, ply + 1, alpha, beta)
@@ -190,22 +212,79 @@ class _Prover:
 
 
 def prove(position: Position, bound: int, variants: Variants = STANDARD,
-          progress: Callable[[int], None] | None = None) -> ProofResult:
+          progress: Callable[[int], None] | None = None, depth: int = 0) -> ProofResult:
     """Does the side to move finish with a margin above ``bound`` under perfect play?
 
-    ``progress``: told the positions searched so far every 65,536 (it changes nothing in the proof)."""
+    ``progress``: told the positions searched so far every 65,536 (it changes nothing in the proof).
+    ``depth`` d: looking only d plies ahead (deepening's tests; 0, the default: to the end)."""
     if position.to_move == ENDED:
         raise ProofError("the game is over")
     if not -MAX_BOUND <= bound <= MAX_BOUND:
         raise ProofError(f"the bound must be -{MAX_BOUND} to {MAX_BOUND}, not {bound}")
-    prover = _Prover(variants, progress)
+    return _bound_test(position, bound, variants, progress, depth)
+
+
+def _bound_test(position: Position, bound: int, variants: Variants, progress: Callable[[int], None] | None,
+                depth: int) -> ProofResult:
+    """``prove`` without the checks of its question (deepening's tests may pass any bound)."""
+    prover = _Prover(variants, progress, depth)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * MAX_PLIES + 200))
     try:
-        value = prover.negamax(position, position.to_move, 0, bound, bound + 1, table_key(position))
+        value = prover.negamax(position, position.to_move, 0, bound, bound + 1, prover.key(position, 0))
     finally:
         sys.setrecursionlimit(limit)
     return ProofResult(value > bound, prover.nodes, prover.deepest)
+
+
+@dataclass(frozen=True)
+class DepthValue:
+    """One line of the deepening: the value looking ``depth`` plies ahead, and the positions its tests searched."""
+
+    depth: int
+    value: int
+    nodes: int
+    tests: int
+
+    def line(self) -> str:
+        """The line the PDP-1's ``d n`` types for this depth."""
+        return f"depth {self.depth} value {self.value} nodes {self.nodes}"
+
+
+def deepen(position: Position, deepest: int, variants: Variants = STANDARD,
+           on_depth: Callable[[DepthValue], None] | None = None) -> list[DepthValue]:
+    """The values looking 1, 2, ... ``deepest`` plies ahead, each by bound tests from the one before
+    (the contract in this module's docstring); ``on_depth`` is told each as it is found."""
+    if position.to_move == ENDED:
+        raise ProofError("the game is over")
+    if not 1 <= deepest <= MAX_DEEPEN:
+        raise ProofError(f"the depth must be 1 to {MAX_DEEPEN}, not {deepest}")
+    found: list[DepthValue] = []
+    guess = 0
+    for depth in range(1, deepest + 1):
+        nodes = tests = 0
+
+        def above(bound: int) -> bool:
+            nonlocal nodes, tests
+            result = _bound_test(position, bound, variants, None, depth)
+            nodes += result.nodes
+            tests += 1
+            return result.above
+
+        if above(guess - 1):
+            bound = guess
+            while above(bound):
+                bound += 1
+            guess = bound
+        else:
+            bound = guess - 2
+            while not above(bound):
+                bound -= 1
+            guess = bound + 1
+        found.append(DepthValue(depth, guess, nodes, tests))
+        if on_depth is not None:
+            on_depth(found[-1])
+    return found
 
 
 def exact_value(position: Position, variants: Variants = STANDARD, low: int = -72, high: int = 72,

@@ -59,16 +59,19 @@ def test_a_game_over_refuses_moves_and_searches(console: DiagnosticConsole) -> N
 
 def test_each_tape_answers_its_own_command_and_refuses_the_others(console: DiagnosticConsole,
                                                                   analysis: DiagnosticConsole) -> None:
-    """The game's tape searches (b) and has no proof; the analysis tape proves (w) and has no search."""
+    """The game's tape searches (b) and has no proof; the analysis tape proves (w), deepens (d) and has no
+    search."""
     for tape in (console, analysis):
         tape.machine.set_panel(PanelSettings(pits=6, seeds=1, diagnostic=True))
         tape.sync()
         assert tape.ask("p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s").text == "ok"
         assert tape.ask("m 6").text == "= 1 1 1 1 1 0 1 1 1 1 1 1 1 0 s"
     assert console.ask("w 0").text == "error"
+    assert console.ask("d 1").text == "error"
     assert analysis.ask("b 1").text == "error"
     assert console.ask("b 1").text.startswith("best ")
     assert analysis.ask("w 0").text.startswith("above ")
+    assert analysis.ask("d 1").text.startswith("depth 1 value ")
 
 
 @pytest.mark.parametrize("pits", range(1, 7))
@@ -191,3 +194,38 @@ def test_the_pdp1_proves_kalah_6_2(analysis: DiagnosticConsole, variants: Varian
     _panel(analysis, 6, 2, variants)
     assert analysis.ask("p 2 2 2 2 2 2 0 2 2 2 2 2 2 0 s").text == "ok"
     assert analysis.ask("w 0", timeout=120).text == f"above yes nodes {nodes}"
+
+
+def test_deepening_answers_and_errors(analysis: DiagnosticConsole) -> None:
+    """d n: a line a depth then ok; no depth, depth 0, three digits, a finished game: error."""
+    model = _panel(analysis, 6, 1, Variants())
+    lines = ["p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s", "d 3", "d 05", "d", "d ", "d 0", "d 100", "d -1", "d 1x", "d 2 ", "D 1",
+             "p 0 0 0 1 0 2 10 3 0 0 0 1 0 7 n", "d 12", "w 0",
+             "p 0 0 0 0 0 0 12 0 0 0 0 0 0 12 e", "d 1"]
+    answers = {}
+    for line in lines:
+        answers[line] = analysis.ask(line, timeout=60).text
+        assert answers[line] == model.answer(line), line
+    assert answers["d 3"].split("\n")[::3] == ["depth 1 value 1 nodes 3", "ok"]  # three depths, then ok
+
+
+def test_deepening_of_midgames_matches_the_reference(analysis: DiagnosticConsole) -> None:
+    """Every depth's value and count, under every variant, from positions a few moves into 3- to 6-pit
+    games: the looking-ahead leaves, the table's plies-left key and the bound tests' steps."""
+    rng = random.Random(1964)
+    cases = []
+    for _ in range(16):
+        pits, variants = rng.randint(3, 6), Variants(*(rng.random() < 0.5 for _ in range(4)))
+        position = start_position(pits, rng.randint(1, 4))
+        for _ in range(rng.randint(0, 6)):
+            if position.over:
+                break
+            position = play(position, rng.choice(position.legal_pits()), variants).position
+        if not position.over:
+            cases.append((pits, variants, "p " + format_position(position), f"d {rng.randint(1, 7)}"))
+    model = None
+    for pits, variants, position, ask in sorted(cases, key=lambda c: (c[0], c[1].flags())):
+        if model is None or model.pits != pits or model.variants != variants:
+            model = _panel(analysis, pits, 4, variants)
+        for line in (position, ask):
+            assert analysis.ask(line, timeout=60).text == model.answer(line), (variants.describe(), line)

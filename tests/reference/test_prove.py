@@ -16,8 +16,8 @@ import pytest
 from python_bridge.commands import ref as ref_cli
 from python_bridge.machine.kalah_program import ANALYSIS, program_symbols
 from python_bridge.reference import prove as prove_module
-from python_bridge.reference.prove import (MAX_PLIES, TABLE_ENTRIES, ProofError, ProofTable, exact_value, prove,
-                                           table_key, table_slot)
+from python_bridge.reference.prove import (MAX_PLIES, PLY_KEY, TABLE_ENTRIES, ProofError, ProofTable, deepen,
+                                           exact_value, prove, table_key, table_slot)
 from python_bridge.reference.rules import Position, Variants, other, play, start_position
 from python_bridge.reference.solver import solve_start
 from python_bridge.reference.notation import parse_position
@@ -58,6 +58,58 @@ def test_verdicts_match_plain_minimax(position: Position, variants: Variants) ->
     value = final_margin(position, position.to_move, variants)
     for bound in (value - 2, value - 1, value, value + 1):
         assert prove(position, bound, variants).above == (value > bound), bound
+
+
+def margin_ahead(position: Position, view: str, depth: int, variants: Variants) -> int:
+    """The margin ``view`` finishes with looking ``depth`` plies ahead: plain minimax, a position
+    ``depth`` plies on valued by its stores, as a finished game is by its margin."""
+    if position.over or depth == 0:
+        return position.margin(view)
+    values = []
+    for pit in position.legal_pits():
+        child = play(position, pit, variants).position
+        if child.over or child.to_move == view:
+            values.append(margin_ahead(child, view, depth - 1, variants))
+        else:
+            values.append(-margin_ahead(child, other(view), depth - 1, variants))
+    return max(values)
+
+
+@pytest.mark.parametrize("position, variants", small_positions(40, seed=1964))
+def test_deepening_finds_plain_minimax_at_every_depth(position: Position, variants: Variants) -> None:
+    """Each depth's value is the depth-limited minimax value, and each bound test looking that far
+    answers as that value says; the table's plies-left key keeps depths apart."""
+    found = deepen(position, 6, variants)
+    assert [d.depth for d in found] == list(range(1, 7))
+    for d in found:
+        value = margin_ahead(position, position.to_move, d.depth, variants)
+        assert d.value == value, d
+        assert d.tests >= 2 and d.nodes >= d.tests
+        for bound in (value - 1, value):
+            assert prove(position, bound, variants, depth=d.depth).above == (value > bound)
+
+
+def test_deepening_far_enough_is_the_proof() -> None:
+    """Looking past the end of every line, the value is the game's exact value."""
+    start = start_position(3, 2)
+    assert deepen(start, 40)[-1].value == exact_value(start)[0]
+
+
+def test_deepening_refuses_what_the_pdp1_refuses() -> None:
+    with pytest.raises(ProofError):
+        deepen(start_position(6, 1), 0)
+    with pytest.raises(ProofError):
+        deepen(start_position(6, 1), 100)
+    finished = parse_position("0 0 0 0 0 0 6 0 0 0 0 0 0 6 e")
+    with pytest.raises(ProofError):
+        deepen(finished, 3)
+
+
+def test_the_plies_left_go_into_the_tables_third_word() -> None:
+    position = start_position(6, 1)
+    plain = table_key(position)
+    assert table_key(position, 5) == (plain[0], plain[1], plain[2] + 5 * PLY_KEY)
+    assert PLY_KEY == 0o1000  # the PDP-1's frame offset (8 words a ply) rotated 6 bits
 
 
 @pytest.mark.parametrize("pits, seeds", [(2, 1), (2, 2), (3, 1), (3, 2), (3, 3), (4, 1), (4, 2)])
