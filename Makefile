@@ -71,7 +71,7 @@ play: build
 demo: build
 	$(PY) -m python_bridge demo $(ARGS)
 
-## prove: the PDP-1 proves who wins Kalah(6,SEEDS), every memory cycle counted (ARGS="--value --empty-capture ...")
+## prove: the PDP-1 proves who wins Kalah(6,SEEDS), every memory cycle counted (ARGS="--value --empty-capture --no-cycles --deepen 99 ...")
 prove: SEEDS ?= 1
 prove: build
 	$(PY) -m python_bridge prove --pits 6 --seeds $(SEEDS) $(ARGS)

@@ -92,10 +92,17 @@ SECTIONS = (
            "The PDP-1's `w 0` from the start, every memory cycle counted (host time: many minutes).", long=True),
     _prove("prove-6-2-empty", 2, "Proof: Kalah(6,2), empty capture",
            "The same under the empty-capture rule.", "--empty-capture", long=True),
+    _prove("prove-6-3", 3, "Proof: Kalah(6,3), standard rules",
+           "McCarthy's third claim under the standard rule, on the analysis tape, at full speed: the "
+           "instructions counted, the memory cycles estimated from counted slices spread through the proof "
+           "(counting them all would take days), checked against `ref prove`, which works beside it.",
+           "--no-cycles", long=True),
     _prove("prove-6-3-empty", 3, "Proof: Kalah(6,3), empty capture",
-           "McCarthy's third claim on the same 4,096-word machine, at full speed (instructions counted; "
-           "counting its cycles would take most of a day), checked against `ref prove` (itself about half "
-           "an hour).", "--empty-capture", "--no-cycles", long=True),
+           "The same under the empty-capture rule.", "--empty-capture", "--no-cycles", long=True),
+    *(_prove(f"deepen-6-{n}", n, f"Deepening: Kalah(6,{n})",
+             f"McCarthy's \"strong indications\" for {n} seeds a pit: the analysis tape's `d` from the start, "
+             "the value looking 1, 2, ... plies ahead, for ten minutes here, every depth checked against the "
+             "reference.", "--deepen", "99", "--minutes", "10", long=True) for n in (4, 5, 6)),
     Section("kiosk", "The kiosk: a visitor's waits",
             "The kiosk server at its shipped settings (kiosk.sample.toml: 1960 thinking, the typewriter at 10 "
             "characters a second, the brief form) and in fast mode, played in Debian's Chromium by random "

@@ -16,6 +16,7 @@ typing the answer.
 
 from __future__ import annotations
 
+import multiprocessing
 import re
 import time
 from dataclasses import dataclass
@@ -25,18 +26,74 @@ from ..machine.cycles import COUNTED_PER_SECOND, CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
 from ..machine.simh import BreakpointReached, Closing
+from ..reference.estimates import position_proof_positions
 from ..reference.prove import ProofError, ProofResult, ProofTooDeep, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
 
 SLICE = 65_536  # instructions between looks at the machine (SIMH's largest history)
-FREE_SLICE = 20_000_000  # the same without counting cycles: about a third of a second here
+FREE_SLICE = 20_000_000  # the same without counting cycles: about a second here
+SAMPLE_EVERY = 4  # uncounted, a SLICE is counted after free slices 1, 5, 9 ...: the sample the cycles are estimated from
 CYCLES_PER_1960_SECOND = 200_000  # 5 us a memory cycle
 # The proofs' figures on this 2-core machine, for the estimate a long proof is announced with:
 INSTRUCTIONS_PER_POSITION = 270  # 257-279 in the Kalah(6,1) and (6,2) proofs
 CYCLES_PER_POSITION = 455  # 435-475 in the same proofs
 FREE_PER_SECOND = 33_000_000  # instructions a second uncounted (--no-cycles): Kalah(6,3), 16.6 billion in 8 min 18 s
 _ANSWER = re.compile(r"(above (yes|no) nodes (\d+)|error)\r\n")
+BESIDE_FROM = 2_000_000  # model positions from which the reference proves beside the PDP-1, in a process of its own
+
+
+def _prove_into(sender, position: Position, bound: int, variants: Variants) -> None:
+    """The reference process's work: ``prove``, its answer or its refusal sent back whole."""
+    try:
+        sender.send(prove(position, bound, variants))
+    except ProofError as refusal:
+        sender.send(refusal)
+
+
+class ReferenceProof:
+    """``ref prove``'s answer to one bound test, worked out while the PDP-1 works on the same test.
+
+    Why: a long proof's reference takes as long as the emulator's run (Kalah(6,3) about an hour
+    each); on two cores the two can run at once.  A short one is proved here, when asked: a
+    process of its own costs more than it saves.  The process is a fresh interpreter (``spawn``),
+    so it holds none of this one's emulators, signal handlers or pty descriptors.
+    """
+
+    def __init__(self, position: Position, bound: int, variants: Variants) -> None:
+        self.position, self.bound, self.variants = position, bound, variants
+        self._process = None
+        if position_proof_positions(position) >= BESIDE_FROM:
+            context = multiprocessing.get_context("spawn")
+            self._answers, sender = context.Pipe(duplex=False)
+            self._process = context.Process(target=_prove_into, args=(sender, position, bound, variants),
+                                             daemon=True, name="ref prove")
+            self._process.start()
+            sender.close()
+
+    def result(self) -> ProofResult:
+        """The reference's answer (waits for the process); raises ProofError/ProofTooDeep as ``prove`` does."""
+        if self._process is None:
+            return prove(self.position, self.bound, self.variants)
+        try:
+            answer = self._answers.recv()
+        except EOFError:
+            raise ProofError(f"the reference's process ended without an answer "
+                             f"(exit status {self._process.exitcode})") from None
+        finally:
+            self.close()
+        if isinstance(answer, ProofError):
+            raise answer
+        return answer
+
+    def close(self) -> None:
+        """Stop the process, finished or not (a proof given up must not leave it running)."""
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join()
+            self._answers.close()
+            self._process = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +117,14 @@ class ProofRun:
     instructions: int
     cycles: int | None  # None: run at full speed without counting them (--no-cycles)
     host_seconds: float
+    sample: tuple[int, int] | None = None  # uncounted: (instructions, memory cycles) of the counted sample
+
+    @property
+    def estimated_cycles(self) -> int | None:
+        """Uncounted, the memory cycles the sample's cycles an instruction give (an estimate, "about")."""
+        if self.cycles is not None or not self.sample or not self.sample[0]:
+            return None
+        return round(self.instructions * self.sample[1] / self.sample[0])
 
     @property
     def agrees(self) -> bool:
@@ -132,14 +197,25 @@ class ProofMachine(Closing):
         return Progress(self._nodes_now(), time.perf_counter() - began, seconds(self.counter.cycles))
 
     def run(self, position: Position, bound: int, *, progress: Callable[[Progress], None] | None = None,
-            pace: float = 0.0, count_cycles: bool = True) -> ProofRun:
+            pace: float = 0.0, count_cycles: bool = True, sample_every: int = 0) -> ProofRun:
         """Set ``position``, ask ``w <bound>``, count the proof's cycles, check it against the reference.
 
         ``pace`` 1.0 runs the proof no faster than the 1960 machine (its cycles at 5 us each), 2.0 twice
         as fast and so on; 0 as fast as the host can.  ``progress`` is called after every slice.
         Without ``count_cycles`` the proof runs at full speed in slices of FREE_SLICE for the
-        progress, and only its instructions are known (for proofs too long to time).
+        progress, and only its instructions are known (for proofs too long to time); with
+        ``sample_every`` k, one SLICE is counted after every k free slices, a sample spread through
+        the whole proof from which its memory cycles are estimated (``ProofRun.estimated_cycles``).
         """
+        reference = ReferenceProof(position, bound, self.variants)
+        try:
+            return self._run(position, bound, reference, progress, pace, count_cycles, sample_every)
+        finally:
+            reference.close()
+
+    def _run(self, position: Position, bound: int, reference: ReferenceProof,
+             progress: Callable[[Progress], None] | None, pace: float, count_cycles: bool,
+             sample_every: int) -> ProofRun:
         self.sim.cont()
         self.console.sync()
         self.console.set_position(position)
@@ -158,7 +234,7 @@ class ProofMachine(Closing):
         self.counter.reset()
         output: list[str] = []
         if not count_cycles:
-            return self._run_free(position, bound, began, leave, progress)
+            return self._run_free(position, bound, began, leave, progress, reference, sample_every)
         try:
             while True:
                 try:
@@ -184,39 +260,47 @@ class ProofMachine(Closing):
                 time.sleep(ahead)
         if progress:
             progress(self._progress_now(began))
-        return self._answer(position, bound, output, self.counter.instructions, self.counter.cycles, began)
+        return self._answer(position, bound, output, self.counter.instructions, self.counter.cycles, began, reference)
 
     def _answer(self, position: Position, bound: int, output: list[str], instructions: int,
-                cycles: int | None, began: float) -> ProofRun:
+                cycles: int | None, began: float, reference: ReferenceProof,
+                sample: tuple[int, int] | None = None) -> ProofRun:
         """The program's answer line after ``prove`` has returned, checked against the reference."""
         self.sim.unread("".join(output))
         self.sim.cont()
         answer = self.sim.expect(_ANSWER, 60).group(1)
         host = time.perf_counter() - began
         self.sim.stop()
-        return ProofRun(position, bound, self.variants, answer, self._reference(position, bound, answer),
-                        instructions, cycles, host)
+        return ProofRun(position, bound, self.variants, answer, self._reference(reference, answer),
+                        instructions, cycles, host, sample)
 
-    def _reference(self, position: Position, bound: int, answer: str) -> ProofResult:
+    @staticmethod
+    def _reference(reference: ReferenceProof, answer: str) -> ProofResult:
         """``ref prove``'s answer; a proof too deep for the frames is an error on both sides (ProofError)."""
         try:
-            return prove(position, bound, self.variants)
+            return reference.result()
         except ProofTooDeep as exc:
             if answer == "error":  # both reached the frames' limit: the limit, not a disagreement
                 raise ProofTooDeep(f"{exc}: the PDP-1 answered error too") from None
             raise ProofError(f"{exc}, but the PDP-1 answered {answer!r}") from None
 
-
     def _run_free(self, position: Position, bound: int, began: float, leave: int,
-                  progress: Callable[[Progress], None] | None) -> ProofRun:
-        """The rest of ``run`` at full speed, counting instructions only (SIMH's time)."""
+                  progress: Callable[[Progress], None] | None, reference: ReferenceProof,
+                  sample_every: int) -> ProofRun:
+        """The rest of ``run`` at full speed, counting instructions only (SIMH's time), and the cycles
+        of a counted slice after every ``sample_every`` free ones (0: none)."""
         first = self.sim.instructions()
         output: list[str] = []
+        slices = 0
         try:
             while True:  # steps, not cont and ^E: a step cannot race the breakpoint
                 try:
                     text, _ = self.sim.step(FREE_SLICE, timeout=600)
                     output.append(text)
+                    slices += 1
+                    if sample_every and slices % sample_every == 1 % sample_every:
+                        text, _ = self.counter.step(SLICE)
+                        output.append(text)
                 except BreakpointReached as stop:
                     if stop.pc != leave:
                         raise
@@ -225,7 +309,9 @@ class ProofMachine(Closing):
                     progress(Progress(self._nodes_now(), time.perf_counter() - began, 0.0))
         finally:
             self.sim.clear_breakpoint(leave)
-        return self._answer(position, bound, output, self.sim.instructions() - first, None, began)
+        sample = (self.counter.instructions, self.counter.cycles) if sample_every else None
+        return self._answer(position, bound, output, self.sim.instructions() - first, None, began, reference,
+                            sample)
 
 
 @dataclass(frozen=True)

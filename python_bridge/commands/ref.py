@@ -8,7 +8,7 @@
     ref batch [variants]                      -> one answer line per stdin command
 
 Bad input prints one line to stderr and exits 2; a legal question that passes a
-limit of the reference (``ref prove`` needing more than the PDP-1's 100 plies)
+limit of the reference (``ref prove`` needing more plies than the PDP-1's frames hold)
 prints one line and exits 3 (``tools.cli_args.EXIT_LIMIT``).  In batch mode a bad
 command answers a line starting ``error`` and the batch goes on.
 """

@@ -11,7 +11,10 @@ game's tape off the reader and reads the analysis tape in, as the period's
 separate programs were punched on separate tapes.  The proof runs at 1960
 pace (the cycles counted exactly, 5 us each) unless ``--fast``, which runs it
 at full speed without counting cycles.  Every answer and node count is
-checked against the reference (``ref prove``).
+checked against the reference (``ref prove``).  Then, beside McCarthy's
+"strong indications" for four, five and six seeds, the analysis tape deepens
+from each of those starts (its ``d`` command) for a stated time, typing the
+value it finds looking 1, 2, ... plies ahead, every line checked too.
 
 The captions quote only what the letters say (docs/history.md names the
 sources) and report only what this run measures.
@@ -26,6 +29,7 @@ from typing import TextIO
 
 from tools.papertape import read_tape
 
+from ..checking.deepening import deepen_position, DeepeningRun
 from ..checking.proof import clock_text, Progress, ProofMachine, ProofRun
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, GAME, ROOT, ensure_tape
@@ -38,7 +42,10 @@ from .tape_picture import tape_summary
 WIDTH = 78
 TYPEWRITER_CPS = 10  # the Soroban typewriter's characters a second
 PROOF_PACE = 1.0  # the proof no faster than the 1960 machine
-SEEDS_WORDS = {1: "One seed", 2: "Two seeds", 3: "Three seeds"}
+SEEDS_WORDS = {1: "One seed", 2: "Two seeds", 3: "Three seeds", 4: "Four seeds", 5: "Five seeds", 6: "Six seeds"}
+DEEPEN_SECONDS = 30.0  # each deepening's time here (the operator stops the machine then)
+DEEPEN_FAST_SECONDS = 5.0
+DEEPEN_TO = 40  # the depth typed in d n: more than the time allows
 
 STORY = [
     "On 2 January 1979 John McCarthy wrote to Harry Shershow of Personal Computing (Stanford AI Lab "
@@ -136,10 +143,12 @@ def _prove_one(show: ProofShow, seeds: int, variants: Variants) -> ProofRun:
 
 
 def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: Variants = Variants(),
-                   seeds: tuple[int, ...] = (1, 2)) -> int:
-    """The segment: the story, the 1-seed and the 2-seed proofs, the verdicts.  0 when all agreed.
+                   seeds: tuple[int, ...] = (1, 2), deepen_seeds: tuple[int, ...] = (4, 5, 6)) -> int:
+    """The segment: the story, the 1-seed and the 2-seed proofs, the verdicts, then the deepenings from
+    the 4-, 5- and 6-seed starts.  0 when all agreed.
 
-    ``seeds``: the games proved (tests prove only the 1-seed game, which takes 1.5 s of 1960 time).
+    ``seeds``: the games proved (tests prove only the 1-seed game, which takes 1.5 s of 1960 time);
+    ``deepen_seeds``: the starts deepened from.
     """
     out = out or sys.stdout
     show = ProofShow(out, fast)
@@ -169,4 +178,39 @@ def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: V
                     f"positions{time_text}." if won else "the PDP-1 finds no win for the first player."))
     show.say("McCarthy's letter also claims \"strong indications that it is a win for the first player starting "
              "with four, five or six in a pit.\"")
-    return 0 if all(r.agrees for r in runs) else 1
+    seconds = DEEPEN_FAST_SECONDS if fast else DEEPEN_SECONDS
+    show.say(f"What such an indication looks like: the analysis tape's d command finds the value looking 1, 2, 3 "
+             f"... plies ahead (a position that far ahead valued by its stores), each depth by the same bound "
+             f"tests. The operator lets it run {seconds:g} seconds of this computer's time from each start.")
+    deepenings = []
+    for n in deepen_seeds:
+        try:
+            deepenings.append(_deepen_one(show, n, variants, seconds))
+        except SimhError as failure:
+            show.note(f"[the emulator failed: {str(failure).splitlines()[0]}]")
+            return 1
+    return 0 if all(r.agrees for r in runs) and all(d.agrees for d in deepenings) else 1
+
+
+def _deepen_one(show: ProofShow, seeds: int, variants: Variants, seconds: float) -> DeepeningRun:
+    """The operator sets Kalah(6, seeds), types ``d DEEPEN_TO`` and stops the machine after ``seconds``."""
+    show.note("")
+    show.note(f"The operator sets the test word for Kalah(6,{seeds}) and types:")
+    start = start_position(6, seeds)
+    show.typewriter("p " + format_position(start))
+    show.typewriter("ok")
+    show.typewriter(f"d {DEEPEN_TO}")
+    with ProofMachine(6, seeds, variants) as machine:
+        run = deepen_position(machine, start, DEEPEN_TO, seconds, on_depth=lambda d: show.typewriter(d.pdp1))
+    if run.stopped:
+        show.note(f"   [the operator stops the machine after {seconds:g} s, in depth {len(run.depths) + 1}]")
+    wrong = [d.reference.line() for d in run.depths if not d.agrees]
+    show.note("   [reference engine, deepening the same way: "
+              + (f"every line agrees ({len(run.depths)} depths)]" if not wrong else f"DISAGREES: {wrong[0]}]"))
+    if run.depths:
+        last = run.depths[-1].reference
+        lead = (f"finishes {last.value} ahead" if last.value > 0 else
+                "finishes level" if last.value == 0 else f"finishes {-last.value} behind")
+        show.say(f"{SEEDS_WORDS[seeds]} a pit: looking {last.depth} plies ahead, the first player {lead}. "
+                 "An indication, not a proof.")
+    return run

@@ -6,10 +6,12 @@ import re
 
 import pytest
 
-from python_bridge.checking.proof import ProofMachine, _nodes
+from python_bridge.checking import proof as proof_module
+from python_bridge.checking.proof import ProofMachine, ReferenceProof, _nodes
 from python_bridge.commands import prove as prove_cli
 from python_bridge.machine.kalah_program import program_symbols
 from python_bridge.reference.rules import Variants, start_position
+from tests.processes import pid_alive
 
 
 def test_prove_6_1_prints_the_verdict_and_figures(kalah_tape, capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,6 +57,9 @@ def test_node_counter_words(kalah_tape) -> None:
     ["--seeds", "0"], ["--seeds", "7"], ["--pits", "7", "--seeds", "1"], ["--seeds", "1", "--pie-rule"],
     ["--seeds", "1", "--bound", "100"], ["--seeds", "1", "--value", "--bound", "2"], ["--seeds", "1", "--pace", "-1"],
     ["--seeds", "1", "--pace", "1", "--no-cycles"], ["--seeds", "x"], [],
+    ["--seeds", "1", "--minutes", "5"], ["--seeds", "1", "--deepen", "0"], ["--seeds", "1", "--deepen", "100"],
+    ["--seeds", "1", "--deepen", "3", "--value"], ["--seeds", "1", "--deepen", "3", "--no-cycles"],
+    ["--seeds", "1", "--deepen", "3", "--minutes", "0"], ["--seeds", "1", "--deepen", "3", "--minutes", "x"],
 ])
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     try:
@@ -64,3 +69,49 @@ def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.Captur
     assert code == 2
     out, err = capsys.readouterr()
     assert not out and len(err.strip().splitlines()) == 1
+
+
+def test_a_sample_of_counted_slices_estimates_the_cycles(kalah_tape, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Uncounted, a counted slice after every few free ones: the estimate is the sample's cycles an
+    instruction times all the instructions, and near the exact count of the same proof."""
+    monkeypatch.setattr(proof_module, "FREE_SLICE", 2_000)
+    with ProofMachine(6, 1, Variants()) as machine:
+        exact = machine.run(start_position(6, 1), 0)
+        sampled = machine.run(start_position(6, 1), 0, count_cycles=False, sample_every=4)
+    assert sampled.agrees and sampled.instructions == exact.instructions
+    counted, cycles = sampled.sample
+    assert 0 < counted < sampled.instructions
+    assert sampled.estimated_cycles == round(sampled.instructions * cycles / counted)
+    assert sampled.estimated_cycles == pytest.approx(exact.cycles, rel=0.05)
+    assert exact.estimated_cycles is None
+
+
+def test_the_reference_proves_beside_the_pdp1(kalah_tape, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long proof's reference runs in a process of its own while the PDP-1 works; its answer is the same,
+    and a proof given up stops that process."""
+    monkeypatch.setattr(proof_module, "BESIDE_FROM", 0)
+    with ProofMachine(6, 1, Variants()) as machine:
+        run = machine.run(start_position(6, 1), 0, count_cycles=False)
+    assert run.agrees and run.reference.line() == "above yes nodes 291"
+    abandoned = ReferenceProof(start_position(6, 3), 0, Variants())
+    pid = abandoned._process.pid
+    abandoned.close()
+    assert not pid_alive(pid)
+
+
+def test_deepening_from_the_start(kalah_tape, capsys: pytest.CaptureFixture[str]) -> None:
+    assert prove_cli.main(["--seeds", "2", "--deepen", "6"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("agrees") == 6 and "DISAGREES" not in out
+    assert "  depth 1 value 1 nodes 3  (" in out and "  depth 6 value 5 nodes 242  (" in out
+    assert "looking 6 plies ahead the first player finishes 5 ahead" in out
+    assert re.search(r"memory cycles (about [\d,]+|not counted)", out)
+
+
+def test_deepening_stops_when_its_time_is_up(kalah_tape, capsys: pytest.CaptureFixture[str]) -> None:
+    assert prove_cli.main(["--seeds", "5", "--deepen", "99", "--minutes", "0.1"]) == 0
+    out = capsys.readouterr().out
+    depths = re.findall(r"  depth (\d+) value -?\d+ nodes \d+ .* agrees", out)
+    assert depths == [str(k) for k in range(1, len(depths) + 1)] and depths
+    assert f"depth {len(depths) + 1} not finished within 0.1 minutes: stopped" in out
+    assert re.search(r"memory cycles (about [\d,]+ \(an estimate|not counted \(the deepening ended)", out)

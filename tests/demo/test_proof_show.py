@@ -14,7 +14,7 @@ from python_bridge.reference.rules import Variants
 
 def test_the_fast_segment_proves_6_1(kalah_tape) -> None:
     out = io.StringIO()
-    assert run_proof_show(out, fast=True, seeds=(1,)) == 0
+    assert run_proof_show(out, fast=True, seeds=(1,), deepen_seeds=()) == 0
     text = out.getvalue()
     assert "SHERSH.1[LET,JMC]" in text and "SHERSH.2[LET,JMC]" in text
     assert "takes the game's tape (kalah.rim) off the reader and mounts the analysis tape" in text
@@ -28,13 +28,25 @@ def test_the_paced_segment_takes_the_1960_time(kalah_tape) -> None:
     """At 1960 pace the proof's cycles (5 us each) set the time, and the typewriter types 10 characters a second."""
     out = io.StringIO()
     began = time.monotonic()
-    assert run_proof_show(out, seeds=(1,), variants=Variants(empty_capture=True)) == 0
+    assert run_proof_show(out, seeds=(1,), variants=Variants(empty_capture=True), deepen_seeds=()) == 0
     took = time.monotonic() - began
     text = out.getvalue()
     assert "above yes nodes 119 -- agrees" in text
     seconds_1960 = float(text.split("memory cycles: ")[1].split(" s on a real PDP-1")[0])
     typed = len("p 1 1 1 1 1 1 0 1 1 1 1 1 1 0 s") + len("ok") + len("w 0") + len("above yes nodes 119")
     assert took >= seconds_1960 + typed / 10
+
+
+def test_the_deepening_beside_the_strong_indications(kalah_tape) -> None:
+    """After McCarthy's "strong indications", the analysis tape deepens from the 4-seed start for the stated
+    time, each line typed as it is found and checked."""
+    out = io.StringIO()
+    assert run_proof_show(out, fast=True, seeds=(), deepen_seeds=(4,)) == 0
+    text = out.getvalue()
+    assert text.index("strong indications") < text.index("\nd 40\ndepth 1 value 1 nodes 3\ndepth 2 value 2 nodes 11\n")
+    assert "lets it run 5 seconds of this computer's time from each start" in text
+    assert "every line agrees" in text and "DISAGREES" not in text
+    assert "Four seeds a pit: looking " in text and "An indication, not a proof." in text
 
 
 @pytest.mark.parametrize("args", [["--proof", "--visitor"], ["--proof", "--pie-rule"], ["--proof", "--first", "pdp-1"]])
