@@ -13,8 +13,7 @@ def sections(text: str):
     try:
         return choose(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{exc}; the sections are {', '.join(s.name for s in SECTIONS)}, "
-                                         "or default, or all") from None
+        raise argparse.ArgumentTypeError(f"{exc}; the sections: default, all, or names that --help lists") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "Measure every figure the docs quote and write them to docs/figures.md.")
     parser.add_argument("--sections", type=sections, default="default", metavar="default|all|NAME,...",
                         help=f"which sections to run again (default: {', '.join(DEFAULT)}; all adds the long ones: "
-                             f"{', '.join(s.name for s in SECTIONS if s.long)}); the others are kept")
+                             f"{', '.join(s.name for s in SECTIONS if s.long)}); the others are kept. "
+                             f"The sections: {', '.join(s.name for s in SECTIONS)}")
     return parser
 
 

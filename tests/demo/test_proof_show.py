@@ -43,7 +43,8 @@ def test_the_deepening_beside_the_strong_indications(kalah_tape) -> None:
     out = io.StringIO()
     assert run_proof_show(out, fast=True, seeds=(), deepen_seeds=(4,)) == 0
     text = out.getvalue()
-    assert text.index("strong indications") < text.index("\nd 40\ndepth 1 value 1 nodes 3\ndepth 2 value 2 nodes 11\n")
+    typed = text.find("\nd 40\ndepth 1 value 1 nodes 3\ndepth 2 value 2 nodes 11\n")
+    assert 0 < text.find("strong indications") < typed, text
     assert "lets it run 5 seconds of this computer's time from each start" in text
     assert "every line agrees" in text and "DISAGREES" not in text
     assert "Four seeds a pit: looking " in text and "An indication, not a proof." in text
