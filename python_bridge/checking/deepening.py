@@ -14,7 +14,6 @@ reference, which works beside it in a process of its own.
 
 from __future__ import annotations
 
-import multiprocessing
 import re
 import time
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from ..machine.kalah_program import ProtocolError
 from ..machine.simh import BreakpointReached
 from ..reference.prove import DepthValue, MAX_DEEPEN, ProofError, deepen
 from ..reference.rules import Position, Variants, start_position
+from .beside import Beside
 from .proof import FREE_SLICE, SAMPLE_EVERY, SLICE, ProofMachine
 
 _DEPTH = re.compile(r"depth (\d+) value (-?\d+) nodes (\d+)\r\n")
@@ -79,36 +79,23 @@ def _reference_into(sender, position: Position, deepest: int, variants: Variants
 
 
 class _ReferenceDepths:
-    """The reference's deepening, in a fresh interpreter beside the emulator (see ``proof.ReferenceProof``)."""
+    """The reference's deepening beside the emulator (``beside.Beside``), its depths kept as they come."""
 
     def __init__(self, position: Position, deepest: int, variants: Variants) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._answers, sender = context.Pipe(duplex=False)
-        self._process = context.Process(target=_reference_into, args=(sender, position, deepest, variants),
-                                        daemon=True, name="ref deepen")
-        self._process.start()
-        sender.close()
+        self.beside = Beside(_reference_into, position, deepest, variants, name="ref deepen")
         self.found: list[DepthValue] = []
 
     def depth(self, k: int) -> DepthValue:
         """Depth ``k``'s value (waits for the reference to find it)."""
         while len(self.found) < k:
-            try:
-                answer = self._answers.recv()
-            except EOFError:
-                raise ProofError("the reference's process ended without an answer") from None
-            if isinstance(answer, ProofError):
-                raise answer
+            answer = self.beside.receive()
             if answer is None:
                 raise ProofError(f"the reference stopped before depth {k}")
             self.found.append(answer)
         return self.found[k - 1]
 
     def close(self) -> None:
-        if self._process.is_alive():
-            self._process.kill()
-        self._process.join()
-        self._answers.close()
+        self.beside.close()
 
 
 def deepen_position(machine: ProofMachine, position: Position, deepest: int, seconds: float,

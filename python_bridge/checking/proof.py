@@ -16,7 +16,6 @@ typing the answer.
 
 from __future__ import annotations
 
-import multiprocessing
 import re
 import time
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
 from ..machine.simh import BreakpointReached, Closing
 from ..reference.estimates import position_proof_positions
+from .beside import Beside
 from ..reference.prove import ProofError, ProofResult, ProofTooDeep, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
@@ -54,46 +54,29 @@ def _prove_into(sender, position: Position, bound: int, variants: Variants) -> N
 class ReferenceProof:
     """``ref prove``'s answer to one bound test, worked out while the PDP-1 works on the same test.
 
-    Why: a long proof's reference takes as long as the emulator's run (Kalah(6,3) about an hour
-    each); on two cores the two can run at once.  A short one is proved here, when asked: a
-    process of its own costs more than it saves.  The process is a fresh interpreter (``spawn``),
-    so it holds none of this one's emulators, signal handlers or pty descriptors.
+    A long proof's reference runs beside the emulator (``beside.Beside``: Kalah(6,3)'s takes about
+    as long as the emulator's run); a short one is proved here, when asked: a process of its own
+    costs more than it saves.
     """
 
     def __init__(self, position: Position, bound: int, variants: Variants) -> None:
         self.position, self.bound, self.variants = position, bound, variants
-        self._process = None
-        if position_proof_positions(position) >= BESIDE_FROM:
-            context = multiprocessing.get_context("spawn")
-            self._answers, sender = context.Pipe(duplex=False)
-            self._process = context.Process(target=_prove_into, args=(sender, position, bound, variants),
-                                             daemon=True, name="ref prove")
-            self._process.start()
-            sender.close()
+        self.beside = (Beside(_prove_into, position, bound, variants, name="ref prove")
+                       if position_proof_positions(position) >= BESIDE_FROM else None)
 
     def result(self) -> ProofResult:
         """The reference's answer (waits for the process); raises ProofError/ProofTooDeep as ``prove`` does."""
-        if self._process is None:
+        if self.beside is None:
             return prove(self.position, self.bound, self.variants)
         try:
-            answer = self._answers.recv()
-        except EOFError:
-            raise ProofError(f"the reference's process ended without an answer "
-                             f"(exit status {self._process.exitcode})") from None
+            return self.beside.receive()
         finally:
             self.close()
-        if isinstance(answer, ProofError):
-            raise answer
-        return answer
 
     def close(self) -> None:
         """Stop the process, finished or not (a proof given up must not leave it running)."""
-        if self._process is not None:
-            if self._process.is_alive():
-                self._process.kill()
-            self._process.join()
-            self._answers.close()
-            self._process = None
+        if self.beside is not None:
+            self.beside.close()
 
 
 @dataclass(frozen=True)

@@ -143,12 +143,14 @@ def _prove_one(show: ProofShow, seeds: int, variants: Variants) -> ProofRun:
 
 
 def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: Variants = Variants(),
-                   seeds: tuple[int, ...] = (1, 2), deepen_seeds: tuple[int, ...] = (4, 5, 6)) -> int:
+                   seeds: tuple[int, ...] = (1, 2), deepen_seeds: tuple[int, ...] = (4, 5, 6),
+                   deepen_to: int = DEEPEN_TO, deepen_seconds: float | None = None) -> int:
     """The segment: the story, the 1-seed and the 2-seed proofs, the verdicts, then the deepenings from
     the 4-, 5- and 6-seed starts.  0 when all agreed.
 
     ``seeds``: the games proved (tests prove only the 1-seed game, which takes 1.5 s of 1960 time);
-    ``deepen_seeds``: the starts deepened from.
+    ``deepen_seeds``: the starts deepened from, each for ``deepen_seconds`` (by default DEEPEN_SECONDS,
+    DEEPEN_FAST_SECONDS when fast) or to depth ``deepen_to``, whichever comes first.
     """
     out = out or sys.stdout
     show = ProofShow(out, fast)
@@ -178,30 +180,30 @@ def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: V
                     f"positions{time_text}." if won else "the PDP-1 finds no win for the first player."))
     show.say("McCarthy's letter also claims \"strong indications that it is a win for the first player starting "
              "with four, five or six in a pit.\"")
-    seconds = DEEPEN_FAST_SECONDS if fast else DEEPEN_SECONDS
+    seconds = deepen_seconds if deepen_seconds is not None else DEEPEN_FAST_SECONDS if fast else DEEPEN_SECONDS
     show.say(f"What such an indication looks like: the analysis tape's d command finds the value looking 1, 2, 3 "
              f"... plies ahead (a position that far ahead valued by its stores), each depth by the same bound "
              f"tests. The operator lets it run {seconds:g} seconds of this computer's time from each start.")
     deepenings = []
     for n in deepen_seeds:
         try:
-            deepenings.append(_deepen_one(show, n, variants, seconds))
+            deepenings.append(_deepen_one(show, n, variants, seconds, deepen_to))
         except SimhError as failure:
             show.note(f"[the emulator failed: {str(failure).splitlines()[0]}]")
             return 1
     return 0 if all(r.agrees for r in runs) and all(d.agrees for d in deepenings) else 1
 
 
-def _deepen_one(show: ProofShow, seeds: int, variants: Variants, seconds: float) -> DeepeningRun:
-    """The operator sets Kalah(6, seeds), types ``d DEEPEN_TO`` and stops the machine after ``seconds``."""
+def _deepen_one(show: ProofShow, seeds: int, variants: Variants, seconds: float, deepest: int) -> DeepeningRun:
+    """The operator sets Kalah(6, seeds), types ``d deepest`` and stops the machine after ``seconds``."""
     show.note("")
     show.note(f"The operator sets the test word for Kalah(6,{seeds}) and types:")
     start = start_position(6, seeds)
     show.typewriter("p " + format_position(start))
     show.typewriter("ok")
-    show.typewriter(f"d {DEEPEN_TO}")
+    show.typewriter(f"d {deepest}")
     with ProofMachine(6, seeds, variants) as machine:
-        run = deepen_position(machine, start, DEEPEN_TO, seconds, on_depth=lambda d: show.typewriter(d.pdp1))
+        run = deepen_position(machine, start, deepest, seconds, on_depth=lambda d: show.typewriter(d.pdp1))
     if run.stopped:
         show.note(f"   [the operator stops the machine after {seconds:g} s, in depth {len(run.depths) + 1}]")
     wrong = [d.reference.line() for d in run.depths if not d.agrees]

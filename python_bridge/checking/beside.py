@@ -1,0 +1,51 @@
+"""Reference work done beside the emulator, in a process of its own, its answers received one at a time.
+
+Why: a long proof's or deepening's reference takes about as long as the
+emulator's run; on two cores the two can run at once.  The process is a fresh
+interpreter (``spawn``), so it holds none of this one's emulators, signal
+handlers or pty descriptors; it is a daemon and ``close`` kills it, so a run
+given up leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from typing import Any, Callable
+
+from ..reference.prove import ProofError
+
+
+class Beside:
+    """``target(sender, *args)`` in a fresh interpreter; what it sends comes back through ``receive``."""
+
+    def __init__(self, target: Callable[..., None], *args: Any, name: str) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._answers, sender = context.Pipe(duplex=False)
+        self._process: Any = context.Process(target=target, args=(sender, *args), daemon=True, name=name)
+        self._process.start()
+        sender.close()
+
+    def receive(self) -> Any:
+        """The next answer (waits for it); a ProofError sent is raised here, and so is the process's end
+        without an answer."""
+        try:
+            answer = self._answers.recv()
+        except EOFError:
+            raise ProofError(f"the reference's process ended without an answer "
+                             f"(exit status {self._process.exitcode})") from None
+        if isinstance(answer, ProofError):
+            raise answer
+        return answer
+
+    def close(self) -> None:
+        """Stop the process, finished or not."""
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join()
+            self._answers.close()
+            self._process = None
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
