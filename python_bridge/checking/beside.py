@@ -4,15 +4,35 @@ Why: a long proof's or deepening's reference takes about as long as the
 emulator's run; on two cores the two can run at once.  The process is a fresh
 interpreter (``spawn``), so it holds none of this one's emulators, signal
 handlers or pty descriptors; it is a daemon and ``close`` kills it, so a run
-given up leaves nothing behind.
+given up leaves nothing behind.  The terminal's Ctrl-C reaches the whole
+process group: the process beside is born with it held and then ignores it
+(this one stops it, and a traceback from it would reach the user's terminal),
+and Linux kills it if this process dies without closing it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import signal
 from typing import Any, Callable
 
 from ..reference.prove import ProofError
+
+
+_HELD = {signal.SIGINT, signal.SIGQUIT}  # the terminal's keys: held while the process beside is born
+
+
+def _work(target: Callable[..., None], sender: Any, *args: Any) -> None:
+    """In the process beside: the terminal's keys ignored, killed with its parent, then the work."""
+    for held in _HELD:
+        signal.signal(held, signal.SIG_IGN)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    target(sender, *args)
 
 
 class Beside:
@@ -21,8 +41,12 @@ class Beside:
     def __init__(self, target: Callable[..., None], *args: Any, name: str) -> None:
         context = multiprocessing.get_context("spawn")
         self._answers, sender = context.Pipe(duplex=False)
-        self._process: Any = context.Process(target=target, args=(sender, *args), daemon=True, name=name)
-        self._process.start()
+        self._process: Any = context.Process(target=_work, args=(target, sender, *args), daemon=True, name=name)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)  # inherited through fork and exec
+        try:
+            self._process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         sender.close()
 
     def receive(self) -> Any:

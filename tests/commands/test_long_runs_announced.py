@@ -8,6 +8,7 @@ figures they are made from.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -29,12 +30,14 @@ START_6_4 = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
 START_6_6 = "6 6 6 6 6 6 0 6 6 6 6 6 6 0 s"
 
 
-def lines_until(args: list[str], wanted: list[str], limit: float = 300) -> tuple[list[str], int]:
-    """Start ``python -m python_bridge ARGS``; read stderr until a line holds each of ``wanted`` in turn; Ctrl-C it.
+def lines_until(args: list[str], wanted: list[str], limit: float = 300,
+                group: bool = False) -> tuple[list[str], int]:
+    """Start ``python -m python_bridge ARGS``; read stderr until a line holds each of ``wanted`` in turn; Ctrl-C it
+    (``group``: to its whole process group, as a terminal's Ctrl-C goes).
 
     Returns the stderr lines read and the exit status after Ctrl-C."""
     run = subprocess.Popen([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, start_new_session=group)
     seen: list[str] = []
     found = threading.Event()
 
@@ -53,14 +56,20 @@ def lines_until(args: list[str], wanted: list[str], limit: float = 300) -> tuple
     try:
         found.wait(limit)
         below = descendants(run.pid)
-        run.send_signal(signal.SIGINT)
+        if group:
+            os.killpg(run.pid, signal.SIGINT)
+        else:
+            run.send_signal(signal.SIGINT)
         status = run.wait(60)
     finally:
         if run.poll() is None:
             run.kill()
             run.wait(10)
     assert found.is_set(), f"never said {wanted}: {''.join(seen)[-800:]}"
+    reader.join(10)
+    stopping = run.stderr.readlines()  # type: ignore[union-attr]  # what it said as it stopped
     assert not still_running(below), "an emulator was left running"
+    assert not any("Traceback" in line for line in seen + stopping), "".join(seen + stopping)[-2000:]
     return seen, status
 
 
@@ -70,6 +79,30 @@ def test_a_deep_search_of_a_6x6_position_is_announced_and_shows_progress() -> No
     note = next(line for line in seen if line.startswith("note:"))
     assert " will take about " in note and "extrapolated from the same position searched to depth" in note
     assert ("hours" in note or "days" in note or "years" in note) and status == 130
+
+
+def test_ctrl_c_stops_a_proof_and_the_reference_beside_it() -> None:
+    """Kalah(6,3)'s reference proves in a process beside the PDP-1; Ctrl-C reaches both, and both stop
+    without a traceback (the process beside ignores the key: its parent stops it)."""
+    seen, status = lines_until(["prove", "--seeds", "3", "--no-cycles"], ["note: the proof", "nodes so far "],
+                               group=True)
+    assert status == 130
+
+
+def test_a_killed_proof_takes_the_reference_beside_it_along() -> None:
+    """A parent killed outright cannot stop its process beside: Linux does (PR_SET_PDEATHSIG)."""
+    run = subprocess.Popen([sys.executable, "-m", "python_bridge", "prove", "--seeds", "3", "--no-cycles"], cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        for line in run.stderr:  # type: ignore[union-attr]
+            if "nodes so far " in line:
+                break
+        below = descendants(run.pid)
+        assert any(b != run.pid for b in below)
+    finally:
+        run.kill()
+        run.wait(10)
+    assert not still_running(below), "the reference or the emulator outlived its parent"
 
 
 def test_a_long_reference_proof_is_announced() -> None:
