@@ -30,6 +30,12 @@ START_6_4 = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
 START_6_6 = "6 6 6 6 6 6 0 6 6 6 6 6 6 0 s"
 
 
+def _ctrl_c_heard() -> None:
+    """In the child before exec: Ctrl-C's default back, whatever this test run inherited (a shell's ``&``
+    starts its job with SIGINT ignored, and Python then never turns it into KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def lines_until(args: list[str], wanted: list[str], limit: float = 300,
                 group: bool = False) -> tuple[list[str], int]:
     """Start ``python -m python_bridge ARGS``; read stderr until a line holds each of ``wanted`` in turn; Ctrl-C it
@@ -37,7 +43,8 @@ def lines_until(args: list[str], wanted: list[str], limit: float = 300,
 
     Returns the stderr lines read and the exit status after Ctrl-C."""
     run = subprocess.Popen([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, start_new_session=group)
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, start_new_session=group,
+                           preexec_fn=_ctrl_c_heard)
     seen: list[str] = []
     found = threading.Event()
 
