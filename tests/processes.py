@@ -3,6 +3,7 @@ running (tests/conftest.py)."""
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 
@@ -35,3 +36,10 @@ def still_running(pids: list[int], within: float = 5.0) -> list[int]:
     while any(pid_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return [p for p in pids if pid_alive(p)]
+
+
+def as_at_a_terminal() -> None:
+    """In a child before exec: Ctrl-C raises, as at a terminal, even when the test runs in a shell's
+    background job (which starts every program with SIGINT ignored, and Python then never turns it
+    into KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -23,17 +23,11 @@ from python_bridge.reference.estimates import estimate_proof, estimate_search, t
 from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import STANDARD
 from python_bridge.reference.search import best_move
-from tests.processes import still_running
+from tests.processes import as_at_a_terminal, still_running
 
 ROOT = Path(__file__).resolve().parents[2]
 START_6_4 = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
 START_6_6 = "6 6 6 6 6 6 0 6 6 6 6 6 6 0 s"
-
-
-def _ctrl_c_heard() -> None:
-    """In the child before exec: Ctrl-C's default back, whatever this test run inherited (a shell's ``&``
-    starts its job with SIGINT ignored, and Python then never turns it into KeyboardInterrupt)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def lines_until(args: list[str], wanted: list[str], limit: float = 300,
@@ -44,7 +38,7 @@ def lines_until(args: list[str], wanted: list[str], limit: float = 300,
     Returns the stderr lines read and the exit status after Ctrl-C."""
     run = subprocess.Popen([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, start_new_session=group,
-                           preexec_fn=_ctrl_c_heard)
+                           preexec_fn=as_at_a_terminal)
     seen: list[str] = []
     found = threading.Event()
 

@@ -9,7 +9,6 @@ Ctrl-D end plain and authentic play alike, the game saved, exit status 0.
 from __future__ import annotations
 
 import io
-import signal
 import re
 import termios
 import time
@@ -20,6 +19,7 @@ import pexpect
 import pytest
 
 from python_bridge.machine.simh import Simh, UntypableKeys, untypable
+from tests.processes import as_at_a_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = "your move(, or s to swap)?\\? "
@@ -27,12 +27,6 @@ REFUSED = re.compile(r"\[the PDP-1's typewriter has no key [^\r\n]*\]\r\nyour mo
 
 # keys with no FIO-DEC code, each typed as a line of its own (some with a pit number beside them)
 NO_CODE_LINES = ["€3", "é", "ж", "2😀", "\x1b[A", "\x05", "3;", "{1}", "ß", "\u00a0 3", "日本", "\x01"]
-
-
-def as_at_a_terminal() -> None:
-    """In the child before exec: Ctrl-C raises, as at a terminal, even when the test runs in a shell's
-    background job (which starts every program with SIGINT ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def play(*args: str, records: Path, timeout: float = 30) -> pexpect.spawn:
