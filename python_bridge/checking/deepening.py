@@ -24,7 +24,7 @@ from ..machine.simh import BreakpointReached
 from ..reference.prove import DepthValue, MAX_DEEPEN, ProofError, deepen
 from ..reference.rules import Position, Variants, start_position
 from .beside import Beside
-from .proof import FREE_SLICE, SAMPLE_EVERY, SLICE, ProofMachine
+from .proof import SAMPLE_EVERY, ProofMachine
 
 _DEPTH = re.compile(r"depth (\d+) value (-?\d+) nodes (\d+)\r\n")
 
@@ -118,18 +118,7 @@ def deepen_position(machine: ProofMachine, position: Position, deepest: int, sec
 def _follow(machine: ProofMachine, position: Position, deepest: int, seconds: float,
             reference: _ReferenceDepths, on_depth: Callable[[DepthRun], None] | None) -> DeepeningRun:
     sim, symbols = machine.sim, machine.symbols
-    sim.cont()
-    machine.console.sync()
-    machine.console.set_position(position)
-    sim.stop()
-    sim.set_breakpoint(symbols["dd"])
-    sim.cont()
-    machine.console.sync()
-    sim.type(f"d {deepest}\r")
-    stop = sim.wait_for_stop(60)
-    if not isinstance(stop, BreakpointReached) or stop.pc != symbols["dd"]:
-        raise ProtocolError(f"the PDP-1 did not start the deepening: {stop}", sim.tail())
-    sim.clear_breakpoint(symbols["dd"])
+    machine.start_command(position, f"d {deepest}", "dd")
     found, done = symbols["dd4"], symbols["dloop"]  # a depth's value; the command answered (ok typed)
     sim.set_breakpoint(found)
     sim.set_breakpoint(done)
@@ -139,17 +128,11 @@ def _follow(machine: ProofMachine, position: Position, deepest: int, seconds: fl
     last = sim.instructions()
     ends: list[tuple[int, float]] = []  # each depth's instructions and host time, at its breakpoint
     text = ""
-    slices = 0
     finished = False
     try:
         while not finished:
             try:
-                out, _ = sim.step(FREE_SLICE, timeout=600)
-                text += out
-                slices += 1
-                if slices % SAMPLE_EVERY == 1 % SAMPLE_EVERY:
-                    out, _ = machine.counter.step(SLICE)
-                    text += out
+                text += machine.free_slice(SAMPLE_EVERY)
             except BreakpointReached as at:
                 if at.pc == found:
                     now = sim.instructions()

@@ -162,6 +162,7 @@ class ProofMachine(Closing):
             self.symbols = program_symbols(ANALYSIS)
             self.sim = self.machine.sim
             self.counter = CycleCounter(self._stopped())
+            self.free_slices = 0  # the current command's full-speed slices (free_slice)
         except BaseException:
             self.machine.close()
             raise
@@ -196,23 +197,42 @@ class ProofMachine(Closing):
         finally:
             reference.close()
 
-    def _run(self, position: Position, bound: int, reference: ReferenceProof,
-             progress: Callable[[Progress], None] | None, pace: float, count_cycles: bool,
-             sample_every: int) -> ProofRun:
+    def start_command(self, position: Position, command: str, entry: str) -> None:
+        """Set ``position``, type ``command`` and leave the machine stopped at the routine ``entry`` it
+        starts (its line read, its work not begun), for the caller to step."""
         self.sim.cont()
         self.console.sync()
         self.console.set_position(position)
-        began = time.perf_counter()
-        entry, leave = self.symbols["prove"], self.symbols["prx"]
         self.sim.stop()
-        self.sim.set_breakpoint(entry)
+        address = self.symbols[entry]
+        self.sim.set_breakpoint(address)
         self.sim.cont()
         self.console.sync()  # cont flushes typed keys: type only once the program reads again
-        self.sim.type(f"w {bound}\r")
+        self.sim.type(command + "\r")
         stop = self.sim.wait_for_stop(60)
-        if not isinstance(stop, BreakpointReached) or stop.pc != entry:
-            raise ProtocolError(f"the PDP-1 did not start the proof: {stop}", self.sim.tail())
-        self.sim.clear_breakpoint(entry)
+        if not isinstance(stop, BreakpointReached) or stop.pc != address:
+            raise ProtocolError(f"the PDP-1 did not start {command!r}: {stop}", self.sim.tail())
+        self.sim.clear_breakpoint(address)
+        self.free_slices = 0
+
+    def free_slice(self, sample_every: int) -> str:
+        """FREE_SLICE instructions at full speed, then, when it is due (after the command's free slices
+        1, 1 + k, 1 + 2k ... for ``sample_every`` k; never for 0), a SLICE counted: the sample the cycles
+        are estimated from.  Returns the typewriter's output; a stop inside is raised as ``Simh.step``
+        raises it (a free slice it cuts short is not numbered)."""
+        text, _ = self.sim.step(FREE_SLICE, timeout=600)
+        self.free_slices += 1
+        if sample_every and self.free_slices % sample_every == 1 % sample_every:
+            counted, _ = self.counter.step(SLICE)
+            text += counted
+        return text
+
+    def _run(self, position: Position, bound: int, reference: ReferenceProof,
+             progress: Callable[[Progress], None] | None, pace: float, count_cycles: bool,
+             sample_every: int) -> ProofRun:
+        began = time.perf_counter()
+        leave = self.symbols["prx"]
+        self.start_command(position, f"w {bound}", "prove")
         self.sim.set_breakpoint(leave)
         self.counter.reset()
         output: list[str] = []
@@ -274,16 +294,10 @@ class ProofMachine(Closing):
         of a counted slice after every ``sample_every`` free ones (0: none)."""
         first = self.sim.instructions()
         output: list[str] = []
-        slices = 0
         try:
             while True:  # steps, not cont and ^E: a step cannot race the breakpoint
                 try:
-                    text, _ = self.sim.step(FREE_SLICE, timeout=600)
-                    output.append(text)
-                    slices += 1
-                    if sample_every and slices % sample_every == 1 % sample_every:
-                        text, _ = self.counter.step(SLICE)
-                        output.append(text)
+                    output.append(self.free_slice(sample_every))
                 except BreakpointReached as stop:
                     if stop.pc != leave:
                         raise
