@@ -263,7 +263,7 @@ def history_kinds(listing: bytes) -> Counter[tuple[str, str, str]]:
             raise CycleCountError(f"a history line this table cannot read: {text!r}")
         mnemonic, ind, address = match.groups(default="")
         if mnemonic.startswith("("):
-            raise CycleCountError("SIMH's history lists an undefined instruction")
+            raise CycleCountError(f"SIMH's history lists an undefined instruction: {text!r}")
         kinds[(mnemonic, ind, address)] += count
     return kinds
 

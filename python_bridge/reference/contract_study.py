@@ -13,8 +13,11 @@ contract can be switched piece by piece, and prints the depth reached over
 * ``killer``  -- a killer pit per ply, tried right after the extra-turn pits;
 * ``bounds``  -- cut a node whose stores bound its value outside the window;
 * ``pvs``     -- null-window search of every move after the first;
-* ``table``   -- an unbounded best-move table keyed on the pits (an upper
-  bound for what a transposition table's move ordering could buy).
+* ``table``   -- the best-move table, 512 words shared by the depths (kept;
+  ``search.BestMoveTable``: it fits in the game's core now that the proof
+  has a tape of its own);
+* ``unbounded`` -- instead of it, a table with room for every position
+  (an upper bound for what the 512 words could buy).
 
 With exactly the kept set the searcher is the contract: the study checks
 that its depth and node count equal ``level_move``'s on every position.
@@ -26,10 +29,24 @@ import statistics
 
 from .rules import ENDED, Position, STANDARD, other, play
 from .samples import is_midgame
-from .search import INFINITY, MAX_DEPTH, MIN_DEPTH, level_move, move_passes, root_order
+from .search import (INFINITY, MAX_DEPTH, MIN_DEPTH, TABLE_DEPTH, BestMoveTable, level_move, move_passes,
+                     root_order, table_key)
 
-KEPT = frozenset({"first", "decided"})
-CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table")
+KEPT = frozenset({"first", "decided", "table"})
+CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table", "unbounded")
+
+
+class _UnboundedTable(BestMoveTable):
+    """A best-move table that never loses an entry: one for every key."""
+
+    def __init__(self) -> None:
+        self.pits: dict[int, int] = {}
+
+    def hint(self, key: int) -> int:
+        return self.pits.get(key, 0)
+
+    def remember(self, key: int, pit: int) -> None:
+        self.pits[key] = pit
 
 
 class _Spent(Exception):
@@ -43,7 +60,8 @@ class StudySearcher:
         self.changes, self.budget = changes, budget
         self.nodes = 0
         self.killer = [0] * (MAX_DEPTH + 2)
-        self.table: dict[tuple, int] = {}
+        self.table = _UnboundedTable() if "unbounded" in changes else BestMoveTable()
+        self.tabled = bool(changes & {"table", "unbounded"})
         self.half = INFINITY
         self.total = 0
 
@@ -52,7 +70,7 @@ class StudySearcher:
         if self.nodes > self.budget:
             raise _Spent
 
-    def _order(self, pos: Position, ply: int, depth: int) -> tuple[list[int], tuple | None]:
+    def _order(self, pos: Position, ply: int, depth: int) -> tuple[list[int], int | None]:
         extra, rest = move_passes(pos)
         order = extra + rest
         kill = self.killer[ply]
@@ -60,11 +78,11 @@ class StudySearcher:
             order.remove(kill)
             order.insert(len(extra), kill)
         key = None
-        if "table" in self.changes and depth >= 3:
-            key = (tuple(pos.board[:pos.pits] + pos.board[pos.pits + 1:2 * pos.pits + 1]), pos.to_move)
-            if self.table.get(key) in order:
-                order.remove(self.table[key])
-                order.insert(0, self.table[key])
+        if self.tabled and depth >= TABLE_DEPTH:
+            key = table_key(pos)
+            if (hint := self.table.hint(key)) in order:
+                order.remove(hint)
+                order.insert(0, hint)
         return order, key
 
     def _child(self, pos: Position, pit: int, view: str, depth: int, a: int, b: int, ply: int) -> int:
@@ -85,6 +103,7 @@ class StudySearcher:
             if self.total - 2 * theirs <= a:
                 return a
         order, key = self._order(pos, ply, depth)
+        best = 0
         for n, pit in enumerate(order):
             if "pvs" in self.changes and n and b - a > 1:
                 value = self._child(pos, pit, view, depth, a, a + 1, ply)
@@ -94,13 +113,12 @@ class StudySearcher:
                 value = self._child(pos, pit, view, depth, a, b, ply)
             if value >= b:
                 self.killer[ply] = pit
-                if key:
-                    self.table[key] = pit
-                return b
+                best, a = pit, b
+                break
             if value > a:
-                a = value
-                if key:
-                    self.table[key] = pit
+                a, best = value, pit
+        if key is not None and best:
+            self.table.remember(key, best)
         return a
 
     def _root(self, pos: Position, depth: int, first: int) -> int:
@@ -142,7 +160,9 @@ def study(changes: frozenset[str], positions: list[Position], budget: int) -> li
 def study_rows() -> list[tuple[str, frozenset[str]]]:
     """The study's rows: the old contract, each change alone, the kept set, the kept set with each other change."""
     rows = [("old contract", frozenset())] + [(f"+ {c}", frozenset({c})) for c in CHANGES]
-    rows += [("kept: first, decided", KEPT)] + [(f"kept + {c}", KEPT | {c}) for c in CHANGES if c not in KEPT]
+    rows += [("kept: first, decided, table", KEPT)]
+    rows += [(f"kept + {c}", KEPT | {c}) for c in CHANGES if c not in KEPT and c != "unbounded"]
+    rows += [("kept, table unbounded", KEPT | {"unbounded"})]
     return rows
 
 

@@ -26,6 +26,20 @@ part of the contract:
   each search the pit the search one ply shallower chose; the root tries it
   first and the others in move order after it.  A fixed-depth search (the
   ``b`` command, a fixed level) has no first pit.
+* **The best-move table** (see ``BestMoveTable``): a node below the root with at
+  least TABLE_DEPTH plies to go looks its position up in a table of TABLE_SIZE
+  one-word entries, and when the entry holds a pit with seeds that pit is tried
+  first, the others following in move order.  The node leaves its best pit there
+  when it returns: the pit that cut, or else the last pit that raised alpha (a
+  node that raised nothing leaves the entry alone).  Every entry is replaced
+  whatever it held.  The key is ``table_key``: the side to move, then the pits of
+  the PDP-1's fixed 14-cell board (south 1-6, north 1-6, the empty ones of a
+  smaller board included, the stores not), each folded in by rotating the 18-bit
+  key 5 places left and exclusive-oring the cell.  Its two 9-bit halves
+  exclusive-ored pick the entry (their low bits), and the entry keeps all of
+  the key but the low 3 bits, where the pit goes.  Each
+  ``best_move`` starts from an empty table; the default level's searches share
+  one, so each depth is ordered by the one before.
 * **Tie-break**: a later move replaces the best one only when strictly better,
   so the chosen pit is the first in move order that reaches the root value.
 * **Pie rule** (see ``pie_swap``): North, offered the swap, runs this same
@@ -40,10 +54,10 @@ part of the contract:
 Measured and left out (``make bench-contract``: the default level's mean
 depth over 300 positions of seeded games, 152 of them midgame): a killer pit
 per ply, a cut when the stores bound the value outside the window, and a
-null-window (PVS) search each bought at most 0.01 ply in the midgame; a
-best-move table keyed on the pits bought 0.4, but needs core the 4K machine
-does not have.  The two rules kept bought 0.12 ply in the midgame and 1.0
-over all positions (the decided game ends endgame searches early).
+null-window (PVS) search each bought at most 0.01 ply in the midgame.  The
+first pit and the decided game bought 0.12 ply in the midgame and 1.0 over
+all positions (the decided game ends endgame searches early); the best-move
+table, which fits once the proof has a tape of its own, is measured there too.
 """
 
 from __future__ import annotations
@@ -51,12 +65,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .rules import ENDED, Position, Variants, other, pit_index, play, STANDARD
+from .rules import ENDED, SOUTH, Position, Variants, other, pit_index, play, STANDARD
 
 INFINITY = 100  # larger than any margin (at most 72)
 NODE_BUDGET = 4800  # positions the default level may visit for one move (the PDP-1's nbudg)
 MIN_DEPTH, MAX_DEPTH = 1, 20  # the PDP-1 keeps a 24-word frame for each ply
 PROGRESS_MASK = 0xFFFF  # a progress callback hears of a search every 65,536 nodes
+TABLE_SIZE = 512  # one-word entries in the best-move table (a power of two: the key's low bits pick one)
+TABLE_DEPTH = 3  # nodes with at least this many plies to go use the table (the root does not)
+WORD = 0o777777  # the PDP-1's 18-bit word
+PIT_BITS = 0o7  # an entry's low bits: the pit; the rest are the key's
 
 
 class SearchError(ValueError):
@@ -100,11 +118,51 @@ def root_order(position: Position, first: int = 0) -> list[int]:
     return order
 
 
+def table_key(position: Position) -> int:
+    """The best-move table's 18-bit key: the side to move (0 south, 1 north), then each of the fixed
+    board's twelve pit cells (south 1-6, north 1-6; pits past m are empty) folded in by a 5-place left
+    rotation and an exclusive or -- what the PDP-1's 12 ``ral 5s``/``xor`` pairs compute."""
+    m, board = position.pits, position.board
+    cells = [board[k] if k < m else 0 for k in range(6)] + [board[m + 1 + k] if k < m else 0 for k in range(6)]
+    key = 0 if position.to_move == SOUTH else 1
+    for cell in cells:
+        key = ((key << 5) | (key >> 13)) & WORD
+        key ^= cell
+    return key
+
+
+class BestMoveTable:
+    """The search's memory of the best pit in positions it searched before, TABLE_SIZE words.
+
+    Why: the default level searches depth 1, 2, 3 ... from the same position, and the pit that was
+    best one ply shallower is usually best again; trying it first makes the cut-offs come sooner.
+    An entry is the key's high 15 bits with the pit in the low 3; zero is an empty entry (pit 0
+    never has seeds)."""
+
+    def __init__(self) -> None:
+        self.words = [0] * TABLE_SIZE
+
+    @staticmethod
+    def index(key: int) -> int:
+        """The entry for ``key``: its two halves exclusive-ored (so that every cell counts), low bits kept."""
+        return (key ^ (key >> 9)) & (TABLE_SIZE - 1)
+
+    def hint(self, key: int) -> int:
+        """The pit remembered for ``key``, or 0 when its entry holds another key's (or none)."""
+        word = self.words[self.index(key)]
+        return word & PIT_BITS if word & ~PIT_BITS == key & ~PIT_BITS else 0
+
+    def remember(self, key: int, pit: int) -> None:
+        self.words[self.index(key)] = (key & ~PIT_BITS & WORD) | pit
+
+
 class _Searcher:
     """One search: holds the variants, the node counter and the decided line while recursing."""
 
-    def __init__(self, variants: Variants, progress: Callable[[int], None] | None = None) -> None:
+    def __init__(self, variants: Variants, progress: Callable[[int], None] | None = None,
+                 table: BestMoveTable | None = None) -> None:
         self.variants = variants
+        self.table = BestMoveTable() if table is None else table
         self.nodes = 0
         self.half = INFINITY  # a store above this many seeds decides the game (set by root)
         self.progress = progress  # told the nodes so far every PROGRESS_EVERY nodes (a long search's progress)
@@ -122,16 +180,25 @@ class _Searcher:
             self.progress(self.nodes)
         if depth == 0 or position.to_move == ENDED or self.decided(position):
             return position.margin(view)
-        for pit in move_order(position):
+        order = move_order(position)
+        key = table_key(position) if depth >= TABLE_DEPTH else None
+        if key is not None and (hint := self.table.hint(key)) in order:
+            order.remove(hint)
+            order.insert(0, hint)
+        best = 0
+        for pit in order:
             child = play(position, pit, self.variants).position
             if child.to_move == view or child.to_move == ENDED:
                 value = self.negamax(child, view, depth - 1, alpha, beta)
             else:
                 value = -self.negamax(child, other(view), depth - 1, -beta, -alpha)
             if value >= beta:
-                return beta
+                best, alpha = pit, beta
+                break
             if value > alpha:
-                alpha = value
+                alpha, best = value, pit
+        if key is not None and best:
+            self.table.remember(key, best)
         return alpha
 
     def root(self, position: Position, depth: int, first: int = 0) -> SearchResult:
@@ -152,14 +219,16 @@ class _Searcher:
 
 
 def best_move(position: Position, depth: int, variants: Variants = STANDARD, first: int = 0,
-              progress: Callable[[int], None] | None = None) -> SearchResult:
+              progress: Callable[[int], None] | None = None, table: BestMoveTable | None = None) -> SearchResult:
     """Search ``position`` ``depth`` plies deep; return the chosen pit, its value and the nodes visited.
 
     ``first``: a pit the root tries before the others (the deepening's last choice); 0 for none.
     ``progress``: told the nodes visited so far every 65,536 nodes (it changes nothing in the search).
+    ``table``: the best-move table to start from and leave filled (the default level's, shared by its
+    depths); a fresh empty one when None, as the ``b`` command starts.
     """
     check_search(position, depth)
-    return _Searcher(variants, progress).root(position, depth, first)
+    return _Searcher(variants, progress, table).root(position, depth, first)
 
 
 def check_search(position: Position, depth: int) -> None:
@@ -213,8 +282,9 @@ def level_move(position: Position, variants: Variants = STANDARD, budget: int = 
         raise SearchError("the game is over")
     total = 0
     kept: tuple[SearchResult, int] | None = None
+    table = BestMoveTable()
     for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
-        result = best_move(position, depth, variants, kept[0].pit if kept else 0)
+        result = best_move(position, depth, variants, kept[0].pit if kept else 0, table=table)
         if total + result.nodes > budget:
             total = budget + 1  # the PDP-1 stops at the position that passes the budget
             break

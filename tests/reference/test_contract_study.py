@@ -25,7 +25,7 @@ def test_each_change_studies_every_position(change: str) -> None:
 
 
 def test_the_old_contract_differs_from_the_new_somewhere() -> None:
-    # the two kept rules change node counts (and so depths) on some of these positions
+    # the kept rules change node counts (and so depths) on some of these positions
     old = [StudySearcher(frozenset(), 1500).level(pos) for pos in POSITIONS]
     new = [StudySearcher(KEPT, 1500).level(pos) for pos in POSITIONS]
     assert old != new
