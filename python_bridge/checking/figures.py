@@ -121,7 +121,7 @@ def measure_crosscheck_rate(games: int, seed: int) -> tuple[int, float]:
 def core_line() -> str:
     """The core the program uses, from the assembler's symbols and the tape: one line."""
     used, top = core_figures()
-    return (f"core: program and data {used} words, with the buffers and the search's frames "
+    return (f"core: program and data {used} words, with the buffers, the search's frames and its best-move table "
             f"{top - 0o100} words, of {MEMORY_WORDS} (addresses 0100-{top - 1:04o}; the read-in loader keeps "
             "7751-7777)")
 

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from python_bridge.reference.contract_study import study_rows
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -29,7 +31,9 @@ def test_bench_ref_times_the_depths_asked_for() -> None:
 def test_bench_contract_studies_every_change() -> None:
     done = bridge("bench-contract", "--positions", "4", "--budget", "300", "--seed", "5")
     assert done.returncode == 0 and done.stderr == ""
-    assert "kept: first, decided" in done.stdout and done.stdout.count("median") == 2 * 12
+    rows = study_rows()
+    assert "kept: first, decided, table" in done.stdout and done.stdout.count("median") == 2 * len(rows)
+    assert [line.split("all:")[0].strip() for line in done.stdout.splitlines()[1:]] == [name for name, _ in rows]
 
 
 def test_solve_table_prints_its_markdown_table() -> None:
