@@ -121,6 +121,6 @@ def test_the_figures_page_gives_the_core_used_as_measured() -> None:
     used, top = core_figures()
     with_buffers = top - 0o100
     page = (ROOT / "docs" / "figures.md").read_text()
-    figures = re.search(r"core: program and data (\d+) words, with the buffers and the search's "
-                        r"frames (\d+) words", page)
+    figures = re.search(r"core: program and data (\d+) words, with the buffers, the search's "
+                        r"frames and its best-move table (\d+) words", page)
     assert figures and [int(n) for n in figures.groups()] == [used, with_buffers], "make figures: the page is stale"
