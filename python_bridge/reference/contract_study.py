@@ -160,7 +160,7 @@ def study(changes: frozenset[str], positions: list[Position], budget: int) -> li
 def study_rows() -> list[tuple[str, frozenset[str]]]:
     """The study's rows: the old contract, each change alone, the kept set, the kept set with each other change."""
     rows = [("old contract", frozenset())] + [(f"+ {c}", frozenset({c})) for c in CHANGES]
-    rows += [("kept: first, decided, table", KEPT)]
+    rows += [("first, decided (no table)", KEPT - {"table"}), ("kept: first, decided, table", KEPT)]
     rows += [(f"kept + {c}", KEPT | {c}) for c in CHANGES if c not in KEPT and c != "unbounded"]
     rows += [("kept, table unbounded", KEPT | {"unbounded"})]
     return rows
