@@ -13,9 +13,9 @@ contract can be switched piece by piece, and prints the depth reached over
 * ``killer``  -- a killer pit per ply, tried right after the extra-turn pits;
 * ``bounds``  -- cut a node whose stores bound its value outside the window;
 * ``pvs``     -- null-window search of every move after the first;
-* ``table``   -- the best-move table, 512 words shared by the depths (kept;
-  ``search.BestMoveTable``: it fits in the game's core now that the proof
-  has a tape of its own);
+* ``table``   -- the best-move table, 512 words shared by the depths while the
+  root's stores hold at most half the seeds (kept; ``search.BestMoveTable``:
+  it fits in the game's core now that the proof has a tape of its own);
 * ``unbounded`` -- instead of it, a table with room for every position
   (an upper bound for what the 512 words could buy).
 
@@ -30,7 +30,7 @@ import statistics
 from .rules import ENDED, Position, STANDARD, other, play
 from .samples import is_midgame
 from .search import (INFINITY, MAX_DEPTH, MIN_DEPTH, TABLE_DEPTH, BestMoveTable, level_move, move_passes,
-                     root_order, table_key)
+                     root_order, table_key, uses_table)
 
 KEPT = frozenset({"first", "decided", "table"})
 CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table", "unbounded")
@@ -135,6 +135,7 @@ class StudySearcher:
     def level(self, pos: Position) -> tuple[int, int]:
         """The depth of the deepest search finished within the budget, and the positions counted."""
         depth_kept, pit = 0, 0
+        self.tabled = self.tabled and ("unbounded" in self.changes or uses_table(pos))
         try:
             for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
                 pit = self._root(pos, depth, pit)

@@ -26,7 +26,11 @@ part of the contract:
   each search the pit the search one ply shallower chose; the root tries it
   first and the others in move order after it.  A fixed-depth search (the
   ``b`` command, a fixed level) has no first pit.
-* **The best-move table** (see ``BestMoveTable``): a node below the root with at
+* **The best-move table** (see ``BestMoveTable``), in the default level's
+  deepening only, and only when the root's stores hold at most half the seeds
+  (``uses_table``: in the endgame the search is narrow, most of its nodes would
+  look in the table, and on the PDP-1 looking costs more than the order saves):
+  a node below the root with at
   least TABLE_DEPTH plies to go looks its position up in a table of TABLE_SIZE
   one-word entries, and when the entry holds a pit with seeds that pit is tried
   first, the others following in move order.  The node leaves its best pit there
@@ -37,9 +41,10 @@ part of the contract:
   smaller board included, the stores not), each folded in by rotating the 18-bit
   key 5 places left and exclusive-oring the cell.  Its two 9-bit halves
   exclusive-ored pick the entry (their low bits), and the entry keeps all of
-  the key but the low 3 bits, where the pit goes.  Each
-  ``best_move`` starts from an empty table; the default level's searches share
-  one, so each depth is ordered by the one before.
+  the key but the low 3 bits, where the pit goes.  A fixed-depth
+  ``best_move`` (``b``, a fixed level) has no table; the default level's
+  searches share one, emptied at its start, so each depth is ordered by the one
+  before.
 * **Tie-break**: a later move replaces the best one only when strictly better,
   so the chosen pit is the first in move order that reaches the root value.
 * **Pie rule** (see ``pie_swap``): North, offered the swap, runs this same
@@ -131,6 +136,13 @@ def table_key(position: Position) -> int:
     return key
 
 
+def uses_table(position: Position) -> bool:
+    """Whether the default level's deepening from ``position`` keeps a best-move table: when its stores
+    hold at most half the seeds on the board (rounded down), as the PDP-1's bestk decides."""
+    m, board = position.pits, position.board
+    return board[m] + board[2 * m + 1] <= sum(board) // 2
+
+
 class BestMoveTable:
     """The search's memory of the best pit in positions it searched before, TABLE_SIZE words.
 
@@ -162,7 +174,7 @@ class _Searcher:
     def __init__(self, variants: Variants, progress: Callable[[int], None] | None = None,
                  table: BestMoveTable | None = None) -> None:
         self.variants = variants
-        self.table = BestMoveTable() if table is None else table
+        self.table = table
         self.nodes = 0
         self.half = INFINITY  # a store above this many seeds decides the game (set by root)
         self.progress = progress  # told the nodes so far every PROGRESS_EVERY nodes (a long search's progress)
@@ -181,8 +193,8 @@ class _Searcher:
         if depth == 0 or position.to_move == ENDED or self.decided(position):
             return position.margin(view)
         order = move_order(position)
-        key = table_key(position) if depth >= TABLE_DEPTH else None
-        if key is not None and (hint := self.table.hint(key)) in order:
+        key = table_key(position) if self.table is not None and depth >= TABLE_DEPTH else None
+        if key is not None and self.table is not None and (hint := self.table.hint(key)) in order:
             order.remove(hint)
             order.insert(0, hint)
         best = 0
@@ -197,7 +209,7 @@ class _Searcher:
                 break
             if value > alpha:
                 alpha, best = value, pit
-        if key is not None and best:
+        if key is not None and self.table is not None and best:
             self.table.remember(key, best)
         return alpha
 
@@ -225,7 +237,7 @@ def best_move(position: Position, depth: int, variants: Variants = STANDARD, fir
     ``first``: a pit the root tries before the others (the deepening's last choice); 0 for none.
     ``progress``: told the nodes visited so far every 65,536 nodes (it changes nothing in the search).
     ``table``: the best-move table to start from and leave filled (the default level's, shared by its
-    depths); a fresh empty one when None, as the ``b`` command starts.
+    depths); None for none, as a fixed depth searches.
     """
     check_search(position, depth)
     return _Searcher(variants, progress, table).root(position, depth, first)
@@ -282,7 +294,7 @@ def level_move(position: Position, variants: Variants = STANDARD, budget: int = 
         raise SearchError("the game is over")
     total = 0
     kept: tuple[SearchResult, int] | None = None
-    table = BestMoveTable()
+    table = BestMoveTable() if uses_table(position) else None
     for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
         result = best_move(position, depth, variants, kept[0].pit if kept else 0, table=table)
         if total + result.nodes > budget:

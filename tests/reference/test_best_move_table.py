@@ -10,7 +10,8 @@ import random
 
 from python_bridge.reference.rules import NORTH, SOUTH, Position, start_position
 from python_bridge.reference.samples import varied_positions
-from python_bridge.reference.search import NODE_BUDGET, TABLE_SIZE, BestMoveTable, best_move, level_move, table_key
+from python_bridge.reference.search import (NODE_BUDGET, TABLE_SIZE, BestMoveTable, best_move, level_move,
+                                           table_key, uses_table)
 
 
 def key_by_bits(position: Position) -> int:
@@ -92,17 +93,36 @@ def test_a_filled_table_changes_the_order_not_the_answer() -> None:
 
 
 def test_the_default_level_reaches_deeper_with_its_table() -> None:
-    positions = varied_positions(40, seed=9)
+    positions = [p for p in varied_positions(60, seed=9) if uses_table(p)]
     with_table = sum(level_move(p).depth for p in positions)
-    without = 0
-    for position in positions:
-        # the same deepening, the last pit first, with a fresh table for every depth: nothing carries over
-        total, depth, pit = 0, 0, 0
-        for d in range(1, 21):
-            result = best_move(position, d, first=pit)
-            if total + result.nodes > NODE_BUDGET:
-                break
-            total, depth, pit = total + result.nodes, d, result.pit
-        without += depth
+    without = sum(deepening_without_table(p)[0] for p in positions)
     assert with_table > without
 
+
+
+def deepening_without_table(position: Position) -> tuple[int, int]:
+    """The default level's deepening, the last pit first, with no table: its depth and positions counted."""
+    total, depth, pit = 0, 0, 0
+    for d in range(1, 21):
+        result = best_move(position, d, first=pit)
+        if total + result.nodes > NODE_BUDGET:
+            return depth, NODE_BUDGET + 1
+        total, depth, pit = total + result.nodes, d, result.pit
+    return depth, total
+
+
+def test_the_table_serves_only_while_the_stores_hold_at_most_half() -> None:
+    start = start_position(6, 4)
+    assert uses_table(start)
+    assert uses_table(Position((2,) * 6 + (18,) + (2,) * 6 + (6,), SOUTH))  # 24 of 48 stored: half
+    assert not uses_table(Position((2,) * 5 + (1, 19) + (2,) * 6 + (6,), SOUTH))  # 25 of 48
+    endgames = [p for p in varied_positions(80, seed=10) if not uses_table(p)]
+    assert endgames
+    for position in endgames:
+        level = level_move(position)
+        assert (level.depth, level.nodes) == deepening_without_table(position)
+
+
+def test_a_fixed_depth_keeps_no_table() -> None:
+    for position in varied_positions(10, seed=11):
+        assert best_move(position, 6) == best_move(position, 6, table=None)
