@@ -9,11 +9,14 @@ a person must be told so before the work starts, not find out after an hour.
   odd and even depths), and the rate the probe measured.  When the probe
   reaches the depth asked for, the count is exact.
 * A proof is estimated from a **model** fitted to the proofs measured from the
-  6-pit starts (Kalah(6,1) 649 positions, (6,2) 498,898, (6,3) with empty capture
-  58,718,693; ``ref prove`` gives the same counts): the positions grow about
-  tenfold for every 5 seeds on the board,
-  log10(positions) = 0.33 + 0.207 x seeds on the board; within a factor of
-  three on those starts, an order of magnitude for others.
+  6-pit starts under the standard rule, with the proof's table of positions
+  already searched (Kalah(6,1) 291 positions, (6,2) 243,261; ``ref prove``
+  gives the same counts) and to a Kalah(6,3) run stopped unfinished after
+  322,578,161 positions: the positions grow about tenfold for every 4 seeds on
+  the board, log10(positions) = -0.85 + 0.26 x seeds on the board.  Within a
+  factor of two on (6,1) and (6,2); for (6,3) it gives the count the stopped
+  run had passed, so it can only be low there.  Empty capture proves with
+  fewer.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from .rules import Position, Variants
 from .search import MAX_DEPTH, MIN_DEPTH, best_move, check_search
 
 PROBE_SECONDS = 0.5
-PROOF_LOG_INTERCEPT, PROOF_LOG_SLOPE = 0.33, 0.207  # the proof model (see the docstring)
+PROOF_LOG_INTERCEPT, PROOF_LOG_SLOPE = -0.85, 0.26  # the proof model (see the docstring)
 BOUND_TESTS = 5  # ``--value``'s bound tests weigh about five proofs: Kalah(6,2) took 2,385,604 positions in six
 
 
