@@ -28,6 +28,8 @@ def main(argv: list[str]) -> int:
     middle = midgame_indices(positions)
     print(f"depth reached at a budget of {args.budget} positions: {len(positions)} positions of seeded games "
           f"(seed {args.seed}), {len(middle)} of them midgame")
-    for name, changes in study_rows():
-        print(f"  {name:22s} {summary(study(changes, positions, args.budget), middle)}", flush=True)
+    rows = study_rows()
+    width = max(len(name) for name, _ in rows)
+    for name, changes in rows:
+        print(f"  {name:{width}s} {summary(study(changes, positions, args.budget), middle)}", flush=True)
     return EXIT_OK
