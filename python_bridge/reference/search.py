@@ -61,8 +61,10 @@ depth over 300 positions of seeded games, 152 of them midgame): a killer pit
 per ply, a cut when the stores bound the value outside the window, and a
 null-window (PVS) search each bought at most 0.01 ply in the midgame.  The
 first pit and the decided game bought 0.12 ply in the midgame and 1.0 over
-all positions (the decided game ends endgame searches early); the best-move
-table, which fits once the proof has a tape of its own, is measured there too.
+all positions (the decided game ends endgame searches early).  The best-move
+table, which fits once the proof has a tape of its own, bought 0.30 ply in
+the midgame (mean 8.25 to 8.55, median 8 to 9) and 0.16 over all positions;
+an unbounded table would buy 0.04 more.
 """
 
 from __future__ import annotations
