@@ -31,7 +31,7 @@ from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, board_words, program_symbols
 from ..machine.simh import BreakpointReached, Closing, SimhError
 from ..reference.rules import ENDED, SOUTH, Position, Variants, STANDARD
-from ..reference.search import SearchError, best_move, check_search, level_move
+from ..reference.search import MAX_DEPTH, SearchError, best_move, check_search, level_move
 from .proof import positions_so_far
 
 MAX_SEARCH = 100_000_000  # instructions: far beyond any search the program can make (depth 20 included)
@@ -147,6 +147,10 @@ class Thinker(Closing):
         counted = _signed(sim.examine(s["nlo"])) + budget + 1
         if counted != reference.nodes:
             raise ThinkMismatch(f"level: the PDP-1 counted {counted} positions, the reference {reference.nodes}")
+        # thd: the depth under way when the budget ran out (one past the kept one), or the last, 20
+        searched, expected = sim.examine(s["thd"]), min(reference.depth + 1, MAX_DEPTH)
+        if searched != expected:
+            raise ThinkMismatch(f"level: the PDP-1 ended at depth {searched}, the reference at {expected}")
         return Measured(pit, value, reference.nodes, reference.depth, self.counter.instructions, self.counter.cycles)
 
     def _measure_depth(self, position: Position, depth: int) -> Measured:

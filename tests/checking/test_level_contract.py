@@ -1,4 +1,5 @@
-"""The default level's contract on the PDP-1: the root's first pit and the decided game, exactly mirrored.
+"""The default level's contract on the PDP-1: the root's first pit, the decided game and the best-move table,
+exactly mirrored.
 
 The level is checked as play mode thinks (``checking.thinking.Thinker``): the
 PDP-1's pit and value, and every position its deepening counted (``nlo``
@@ -15,7 +16,8 @@ import pytest
 from python_bridge.checking.thinking import Thinker
 from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import ENDED, Variants, play, start_position
-from python_bridge.reference.search import best_move, level_move, root_order
+from python_bridge.reference.contract_study import KEPT, StudySearcher
+from python_bridge.reference.search import NODE_BUDGET, best_move, level_move, root_order, uses_table
 
 
 def _positions(pits: int, seeds: int, count: int, seed: int) -> list:
@@ -63,3 +65,17 @@ def test_the_first_pit_reorders_the_root_only() -> None:
     pos = start_position(6, 4)
     assert root_order(pos, 2) == [2, 3, 6, 5, 4, 1]
     assert root_order(pos, 0) == [3, 6, 5, 4, 2, 1] == root_order(pos, 7)
+
+
+def test_the_best_move_table_is_mirrored_where_it_changes_the_count(kalah_tape) -> None:
+    """Positions where the table changes the depth the level reaches (against the same deepening without
+    it), so that a PDP-1 ignoring or misreading its table could not agree by chance."""
+    no_table = KEPT - {"table"}
+    candidates = [p for p in _positions(6, 4, 16, 8) if uses_table(p)]
+    changed = [p for p in candidates
+               if StudySearcher(no_table, NODE_BUDGET).level(p)[0] != level_move(p).depth][:3]
+    assert len(changed) == 3
+    with Thinker(6) as thinker:
+        for pos in changed:
+            measured = thinker.measure(pos)  # raises ThinkMismatch on any difference, the depth reached included
+            assert (measured.nodes, measured.depth) == (level_move(pos).nodes, level_move(pos).depth)
