@@ -29,8 +29,8 @@ import statistics
 
 from .rules import ENDED, Position, STANDARD, other, play
 from .samples import is_midgame
-from .search import (INFINITY, MAX_DEPTH, MIN_DEPTH, TABLE_DEPTH, BestMoveTable, level_move, move_passes,
-                     root_order, table_key, uses_table)
+from .search import (INFINITY, MAX_DEPTH, MIN_DEPTH, TABLE_DEPTH, BestMoveTable, bring_first, level_move,
+                     move_passes, root_order, table_key, uses_table)
 
 KEPT = frozenset({"first", "decided", "table"})
 CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table", "unbounded")
@@ -80,9 +80,7 @@ class StudySearcher:
         key = None
         if self.tabled and depth >= TABLE_DEPTH:
             key = table_key(pos)
-            if (hint := self.table.hint(key)) in order:
-                order.remove(hint)
-                order.insert(0, hint)
+            bring_first(order, self.table.hint(key))
         return order, key
 
     def _child(self, pos: Position, pit: int, view: str, depth: int, a: int, b: int, ply: int) -> int:

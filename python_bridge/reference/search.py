@@ -116,13 +116,18 @@ def move_order(position: Position) -> list[int]:
     return extra + rest
 
 
+def bring_first(order: list[int], pit: int) -> list[int]:
+    """``order`` with ``pit`` moved to its front when it is in it, the others keeping their order (the
+    root's first pit, the best-move table's pit)."""
+    if pit in order:
+        order.remove(pit)
+        order.insert(0, pit)
+    return order
+
+
 def root_order(position: Position, first: int = 0) -> list[int]:
     """The root's pits in search order: ``first`` (when it is a legal pit) before the rest of ``move_order``."""
-    order = move_order(position)
-    if first in order:
-        order.remove(first)
-        order.insert(0, first)
-    return order
+    return bring_first(move_order(position), first)
 
 
 def table_key(position: Position) -> int:
@@ -195,10 +200,11 @@ class _Searcher:
         if depth == 0 or position.to_move == ENDED or self.decided(position):
             return position.margin(view)
         order = move_order(position)
-        key = table_key(position) if self.table is not None and depth >= TABLE_DEPTH else None
-        if key is not None and self.table is not None and (hint := self.table.hint(key)) in order:
-            order.remove(hint)
-            order.insert(0, hint)
+        table = self.table if depth >= TABLE_DEPTH else None
+        key = 0
+        if table is not None:
+            key = table_key(position)
+            bring_first(order, table.hint(key))
         best = 0
         for pit in order:
             child = play(position, pit, self.variants).position
@@ -211,8 +217,8 @@ class _Searcher:
                 break
             if value > alpha:
                 alpha, best = value, pit
-        if key is not None and self.table is not None and best:
-            self.table.remember(key, best)
+        if table is not None and best:
+            table.remember(key, best)
         return alpha
 
     def root(self, position: Position, depth: int, first: int = 0) -> SearchResult:
