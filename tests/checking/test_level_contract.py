@@ -67,7 +67,7 @@ def test_the_first_pit_reorders_the_root_only() -> None:
     assert root_order(pos, 0) == [3, 6, 5, 4, 2, 1] == root_order(pos, 7)
 
 
-def test_the_best_move_table_is_mirrored_where_it_changes_the_count(kalah_tape) -> None:
+def test_the_best_move_table_is_mirrored_where_it_changes_the_depth(kalah_tape) -> None:
     """Positions where the table changes the depth the level reaches (against the same deepening without
     it), so that a PDP-1 ignoring or misreading its table could not agree by chance."""
     no_table = KEPT - {"table"}
