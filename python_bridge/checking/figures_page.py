@@ -89,14 +89,18 @@ SECTIONS = (
     _prove("value-6-2", 2, "Exact value: Kalah(6,2)",
            "The same for two seeds, at full speed (instructions counted, not cycles).", "--value", "--no-cycles"),
     _prove("prove-6-2", 2, "Proof: Kalah(6,2), standard rules",
-           "The PDP-1's `w 0` from the start, every memory cycle counted (host time: many minutes).", long=True),
+           "The PDP-1's `w 0` from the start, every memory cycle counted (host time: a minute or two)."),
     _prove("prove-6-2-empty", 2, "Proof: Kalah(6,2), empty capture",
-           "The same under the empty-capture rule.", "--empty-capture", long=True),
+           "The same under the empty-capture rule.", "--empty-capture"),
     _prove("prove-6-3", 3, "Proof: Kalah(6,3), standard rules",
            "McCarthy's third claim under the standard rule, on the analysis tape, at full speed: the "
            "instructions counted, the memory cycles estimated from counted slices spread through the proof "
            "(counting them all would take days), checked against `ref prove`, which works beside it.",
            "--no-cycles", long=True),
+    _prove("prove-6-3-above-2", 3, "Proof: Kalah(6,3), standard rules, more than 2 ahead?",
+           "The same proof asked `w 2`: does the first player finish more than 2 ahead? With `w 0` above, the "
+           "exact margin: every margin is even (all 36 seeds end in the stores, so a margin is twice a store "
+           "less 36), so above 0 and not above 2 is exactly 2.", "--bound", "2", "--no-cycles", long=True),
     _prove("prove-6-3-empty", 3, "Proof: Kalah(6,3), empty capture",
            "The same under the empty-capture rule.", "--empty-capture", "--no-cycles", long=True),
     *(_prove(f"deepen-6-{n}", n, f"Deepening: Kalah(6,{n})",

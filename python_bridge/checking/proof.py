@@ -36,8 +36,8 @@ FREE_SLICE = 20_000_000  # the same without counting cycles: about a second here
 SAMPLE_EVERY = 4  # uncounted, a SLICE is counted after free slices 1, 5, 9 ...: the sample the cycles are estimated from
 CYCLES_PER_1960_SECOND = 200_000  # 5 us a memory cycle
 # The proofs' figures on this 2-core machine, for the estimate a long proof is announced with:
-INSTRUCTIONS_PER_POSITION = 270  # 257-279 in the Kalah(6,1) and (6,2) proofs
-CYCLES_PER_POSITION = 455  # 435-475 in the same proofs
+INSTRUCTIONS_PER_POSITION = 550  # 550-572 in the Kalah(6,1) and (6,2) proofs
+CYCLES_PER_POSITION = 930  # 927-969 in the same proofs
 FREE_PER_SECOND = 33_000_000  # instructions a second uncounted (--no-cycles): Kalah(6,3), 16.6 billion in 8 min 18 s
 _ANSWER = re.compile(r"(above (yes|no) nodes (\d+)|error)\r\n")
 BESIDE_FROM = 2_000_000  # model positions from which the reference proves beside the PDP-1, in a process of its own

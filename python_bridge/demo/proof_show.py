@@ -148,7 +148,7 @@ def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: V
     """The segment: the story, the 1-seed and the 2-seed proofs, the verdicts, then the deepenings from
     the 4-, 5- and 6-seed starts.  0 when all agreed.
 
-    ``seeds``: the games proved (tests prove only the 1-seed game, which takes 1.5 s of 1960 time);
+    ``seeds``: the games proved (tests prove only the 1-seed game, which takes about a second of 1960 time);
     ``deepen_seeds``: the starts deepened from, each for ``deepen_seconds`` (by default DEEPEN_SECONDS,
     DEEPEN_FAST_SECONDS when fast) or to depth ``deepen_to``, whichever comes first.
     """

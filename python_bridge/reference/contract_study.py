@@ -16,8 +16,8 @@ contract can be switched piece by piece, and prints the depth reached over
 * ``table``   -- the best-move table, 512 words shared by the depths while the
   root's stores hold at most half the seeds (kept; ``search.BestMoveTable``:
   it fits in the game's core now that the proof has a tape of its own);
-* ``unbounded`` -- instead of it, a table with room for every position
-  (an upper bound for what the 512 words could buy).
+* ``unbounded`` -- instead of it, a table with room for every position,
+  kept by the same rule (an upper bound for what the 512 words could buy).
 
 With exactly the kept set the searcher is the contract: the study checks
 that its depth and node count equal ``level_move``'s on every position.
@@ -133,7 +133,7 @@ class StudySearcher:
     def level(self, pos: Position) -> tuple[int, int]:
         """The depth of the deepest search finished within the budget, and the positions counted."""
         depth_kept, pit = 0, 0
-        self.tabled = self.tabled and ("unbounded" in self.changes or uses_table(pos))
+        self.tabled = self.tabled and uses_table(pos)
         try:
             for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
                 pit = self._root(pos, depth, pit)

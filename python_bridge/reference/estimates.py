@@ -9,14 +9,13 @@ a person must be told so before the work starts, not find out after an hour.
   odd and even depths), and the rate the probe measured.  When the probe
   reaches the depth asked for, the count is exact.
 * A proof is estimated from a **model** fitted to the proofs measured from the
-  6-pit starts under the standard rule, with the proof's table of positions
-  already searched (Kalah(6,1) 291 positions, (6,2) 243,261; ``ref prove``
-  gives the same counts) and to a Kalah(6,3) run stopped unfinished after
-  322,578,161 positions: the positions grow about tenfold for every 4 seeds on
-  the board, log10(positions) = -0.85 + 0.26 x seeds on the board.  Within a
-  factor of two on (6,1) and (6,2); for (6,3) it gives the count the stopped
-  run had passed, so it can only be low there.  Empty capture proves with
-  fewer.
+  6-pit starts under the standard rule (``ref prove`` and the PDP-1 give the
+  same counts): Kalah(6,1) 190 positions, (6,2) 24,824, (6,3) 66,071,608.
+  The positions grow about tenfold for every 4.3 seeds on the board,
+  log10(positions) = -0.71 + 0.231 x seeds on the board (least squares).
+  Within a factor of three of each of the three; the growth steepens with
+  the seeds, so the model can only be low beyond them.  Empty capture proves
+  with fewer.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from .rules import Position, Variants
 from .search import MAX_DEPTH, MIN_DEPTH, best_move, check_search
 
 PROBE_SECONDS = 0.5
-PROOF_LOG_INTERCEPT, PROOF_LOG_SLOPE = -0.85, 0.26  # the proof model (see the docstring)
+PROOF_LOG_INTERCEPT, PROOF_LOG_SLOPE = -0.71, 0.231  # the proof model (see the docstring)
 BOUND_TESTS = 5  # ``--value``'s bound tests weigh about five proofs: Kalah(6,2) took 2,385,604 positions in six
 
 

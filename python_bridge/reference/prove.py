@@ -30,8 +30,19 @@ position, bound and variant set, so every detail here is part of the contract:
   root and every position reached in which the game goes on.  A finished game
   reached by a move is valued, not counted (unlike ``best``, whose leaves are
   cut by depth and count): the count is the positions searched.
-* **Move order** exactly as ``search.move_order``: the extra-turn pits from
-  pit m down to pit 1, then every other non-empty pit from pit m down.
+* **Move order** (``proof_order``): the extra-turn pits from pit m down to
+  pit 1 (``search.move_order``'s first pass), then the pits whose move
+  captures, from pit m down, then every other non-empty pit from pit m down.
+  A capture found first is often the move that proves a node: in the order
+  of the game's search alone Kalah(6,2) took 243,261 positions, and a
+  Kalah(6,3) proof on the PDP-1 ran past 322 million unfinished; with the
+  captures brought forward, 24,824 and 66,071,608.  Whether a
+  pit captures is read off the board without playing it (``captures``):
+  with c seeds in pit k the last one falls in own pit j = k + c when j <= m,
+  a capture when pit j is empty and the pit facing it is not (or the
+  empty-capture variant is in force); a move that goes round, j = k + c -
+  (2m + 1), captures when j = k (the emptied pit gets the last seed) or when
+  j < k and pit j is empty (the pit facing it has had a seed on the way).
 * **Deepening** (``deepen``): for depth 1, 2, ... n, the value looking that
   many plies ahead, found by bound tests from the value one ply shallower
   (0 for depth 1), g: the test ``g - 1`` first; above it, then ``g``, ``g + 1``
@@ -79,10 +90,10 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from .rules import ENDED, NORTH, Position, Variants, other, play, STANDARD
-from .search import PROGRESS_MASK, move_order
+from .rules import ENDED, NORTH, Position, Variants, opposite_index, other, pit_index, play, STANDARD
+from .search import PROGRESS_MASK, move_passes
 
-MAX_PLIES = 168  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
+MAX_PLIES = 140  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)
 MAX_BOUND = 99  # bounds are -99..99: every margin lies within -72..72
 TABLE_ENTRIES = 256  # the analysis tape's transposition table: entries of three words
 TABLE_PIT_MAX = 7  # a position is kept only when every pit holds at most this many seeds (3 bits)
@@ -135,6 +146,29 @@ class ProofTable:
     def store(self, key: tuple[int, int, int], high: bool) -> None:
         at = 3 * table_slot(key)
         self.words[at:at + 3] = [key[0], key[1], key[2] + high]
+
+
+def captures(position: Position, pit: int, variants: Variants = STANDARD) -> bool:
+    """Whether the side to move's ``pit`` (it holds seeds) captures, read off the board as the PDP-1 reads
+    it (the module's docstring), without playing the move: where its last seed falls, and what lies
+    there and opposite."""
+    m, board = position.pits, position.board
+    first = pit_index(m, position.to_move, 1)
+    seeds = board[first + pit - 1]
+    land = pit + seeds
+    if land <= m:
+        return board[first + land - 1] == 0 and (variants.empty_capture
+                                                  or board[opposite_index(m, first + land - 1)] > 0)
+    land -= 2 * m + 1
+    return land == pit or (1 <= land < pit and board[first + land - 1] == 0)
+
+
+def proof_order(position: Position, variants: Variants = STANDARD) -> list[int]:
+    """The proof's move order: the extra-turn pits, then the capturing pits, then the rest, each from pit
+    m down."""
+    extra, rest = move_passes(position)
+    taking = [pit for pit in rest if captures(position, pit, variants)]
+    return extra + taking + [pit for pit in rest if pit not in taking]
 
 
 class ProofError(ValueError):
@@ -196,7 +230,7 @@ class _Prover:
         return value
 
     def _search(self, position: Position, view: str, ply: int, alpha: int, beta: int) -> int:
-        for pit in move_order(position):
+        for pit in proof_order(position, self.variants):
             child = play(position, pit, self.variants).position
             if child.to_move == ENDED or ply + 1 == self.depth:
                 value = child.margin(view)

@@ -17,8 +17,8 @@ from tests.processes import pid_alive
 def test_prove_6_1_prints_the_verdict_and_figures(kalah_tape, capsys: pytest.CaptureFixture[str]) -> None:
     assert prove_cli.main(["--pits", "6", "--seeds", "1"]) == 0
     out = capsys.readouterr().out
-    assert "pdp-1:     w 0 -> above yes nodes 291" in out
-    assert "above yes nodes 291  (agrees)" in out
+    assert "pdp-1:     w 0 -> above yes nodes 190" in out
+    assert "above yes nodes 190  (agrees)" in out
     assert "\nfirst player wins\n" in out
     instructions = int(re.search(r"instructions ([\d,]+)", out).group(1).replace(",", ""))
     cycles = int(re.search(r"memory cycles ([\d,]+)", out).group(1).replace(",", ""))
@@ -92,7 +92,7 @@ def test_the_reference_proves_beside_the_pdp1(kalah_tape, monkeypatch: pytest.Mo
     monkeypatch.setattr(proof_module, "BESIDE_FROM", 0)
     with ProofMachine(6, 1, Variants()) as machine:
         run = machine.run(start_position(6, 1), 0, count_cycles=False)
-    assert run.agrees and run.reference.line() == "above yes nodes 291"
+    assert run.agrees and run.reference.line() == "above yes nodes 190"
     abandoned = ReferenceProof(start_position(6, 3), 0, Variants())
     pid = abandoned.beside.pid
     abandoned.close()
@@ -103,7 +103,7 @@ def test_deepening_from_the_start(kalah_tape, capsys: pytest.CaptureFixture[str]
     assert prove_cli.main(["--seeds", "2", "--deepen", "6"]) == 0
     out = capsys.readouterr().out
     assert out.count("agrees") == 6 and "DISAGREES" not in out
-    assert "  depth 1 value 1 nodes 3  (" in out and "  depth 6 value 5 nodes 242  (" in out
+    assert "  depth 1 value 1 nodes 3  (" in out and "  depth 6 value 5 nodes 171  (" in out
     assert "looking 6 plies ahead the first player finishes 5 ahead" in out
     assert re.search(r"memory cycles (about [\d,]+|not counted)", out)
 

@@ -19,8 +19,8 @@ def test_the_fast_segment_proves_6_1(kalah_tape) -> None:
     assert "SHERSH.1[LET,JMC]" in text and "SHERSH.2[LET,JMC]" in text
     assert "takes the game's tape (kalah.rim) off the reader and mounts the analysis tape" in text
     assert "build/prove.rim:" in text and "reads in the analysis tape" in text
-    assert "\nw 0\nabove yes nodes 291\n" in text
-    assert "above yes nodes 291 -- agrees" in text
+    assert "\nw 0\nabove yes nodes 190\n" in text
+    assert "above yes nodes 190 -- agrees" in text
     assert "One seed a pit: the first player wins" in text
 
 
