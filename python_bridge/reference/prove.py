@@ -36,7 +36,7 @@ position, bound and variant set, so every detail here is part of the contract:
   A capture found first is often the move that proves a node: in the order
   of the game's search alone Kalah(6,2) took 243,261 positions, and a
   Kalah(6,3) proof on the PDP-1 ran past 322 million unfinished; with the
-  captures brought forward, 24,824 and 66,071,608.  Whether a
+  captures brought forward, 24,824 and 65,963,858.  Whether a
   pit captures is read off the board without playing it (``captures``):
   with c seeds in pit k the last one falls in own pit j = k + c when j <= m,
   a capture when pit j is empty and the pit facing it is not (or the

@@ -143,8 +143,8 @@ def test_the_search_estimate_is_exact_when_the_probe_reaches_the_depth() -> None
 
 
 def test_the_proof_model_is_near_the_measured_proofs() -> None:
-    """Kalah(6,1) 190 positions, (6,2) 24,824, (6,3) 66,071,608 (standard rule): within a factor of three."""
-    for (pits, seeds), measured in {(6, 1): 190, (6, 2): 24_824, (6, 3): 66_071_608}.items():
+    """Kalah(6,1) 190 positions, (6,2) 24,824, (6,3) 65,963,858 (standard rule): within a factor of three."""
+    for (pits, seeds), measured in {(6, 1): 190, (6, 2): 24_824, (6, 3): 65_963_858}.items():
         assert measured / 3 <= estimate_proof(pits, seeds) <= measured * 3
 
 
