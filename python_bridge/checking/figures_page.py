@@ -101,6 +101,10 @@ SECTIONS = (
            "The same proof asked `w 2`: does the first player finish more than 2 ahead? With `w 0` above, the "
            "exact margin: every margin is even (all 36 seeds end in the stores, so a margin is twice a store "
            "less 36), so above 0 and not above 2 is exactly 2.", "--bound", "2", "--no-cycles", long=True),
+    Section("solve-6-3", "Exact value: Kalah(6,3), the reference's solver",
+            "The reference's solver (`ref solve`, MTD(f) with a table, no PDP-1), the exact value of the start "
+            "under the standard rule: the independent check of the value the two proofs above give.",
+            "python_bridge", ("ref", "solve", "--pits", "6", "--seeds", "3"), long=True),
     _prove("prove-6-3-empty", 3, "Proof: Kalah(6,3), empty capture",
            "The same under the empty-capture rule.", "--empty-capture", "--no-cycles", long=True),
     *(_prove(f"deepen-6-{n}", n, f"Deepening: Kalah(6,{n})",

@@ -39,6 +39,7 @@ CYCLES_PER_1960_SECOND = 200_000  # 5 us a memory cycle
 INSTRUCTIONS_PER_POSITION = 550  # 550-572 in the Kalah(6,1) and (6,2) proofs
 CYCLES_PER_POSITION = 930  # 927-969 in the same proofs
 FREE_PER_SECOND = 33_000_000  # instructions a second uncounted (--no-cycles): Kalah(6,3), 16.6 billion in 8 min 18 s
+REFERENCE_PER_SECOND = 48_000  # positions a second of ``ref prove`` beside the PDP-1: Kalah(6,3), 65,963,858 in 1,362 s
 _ANSWER = re.compile(r"(above (yes|no) nodes (\d+)|error)\r\n")
 BESIDE_FROM = 2_000_000  # model positions from which the reference proves beside the PDP-1, in a process of its own
 
@@ -125,11 +126,12 @@ class ProofRun:
 
 def proof_seconds(positions: int, count_cycles: bool, pace: float) -> float:
     """About how long a proof of ``positions`` positions takes here: counted or not, and paced (``pace``
-    1: no faster than 1960; 0: unpaced)."""
+    1: no faster than 1960; 0: unpaced).  The reference proves the same beside the PDP-1 and the answer
+    waits for both: at full speed the reference is the slower."""
     instructions = positions * INSTRUCTIONS_PER_POSITION
     host = instructions / (COUNTED_PER_SECOND if count_cycles else FREE_PER_SECOND)
     paced = positions * CYCLES_PER_POSITION / CYCLES_PER_1960_SECOND / pace if pace else 0.0
-    return max(host, paced)
+    return max(host, paced, positions / REFERENCE_PER_SECOND)
 
 
 def clock_text(seconds: float) -> str:
