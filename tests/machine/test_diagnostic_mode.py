@@ -200,17 +200,17 @@ def _going_round(count: int, seed: int) -> list[tuple[int, Variants, str, str]]:
 def test_proofs_where_a_move_goes_round_match_the_reference(analysis: DiagnosticConsole) -> None:
     """The proof brings captures forward, read off the board: a move that goes round and ends in its own
     row captures on an empty pit before its own, on the emptied pit itself, and never after it."""
-    model = None
-    for pits, variants, position, ask in sorted(_going_round(60, seed=1962), key=lambda c: (c[0], c[1].flags())):
-        if model is None or model.pits != pits or model.variants != variants:
-            model = _panel(analysis, pits, 4, variants)
-        for line in (position, ask):
-            assert analysis.ask(line).text == model.answer(line), (variants.describe(), line)
+    _answers_match(analysis, _going_round(60, seed=1962))
 
 
 def test_proofs_of_endgames_match_the_reference(analysis: DiagnosticConsole) -> None:
+    _answers_match(analysis, _endgames(80, seed=1961))
+
+
+def _answers_match(analysis: DiagnosticConsole, cases: list[tuple[int, Variants, str, str]]) -> None:
+    """Each case's position and question typed on the PDP-1, grouped by panel, answered as the model answers."""
     model = None
-    for pits, variants, position, ask in sorted(_endgames(80, seed=1961), key=lambda c: (c[0], c[1].flags())):
+    for pits, variants, position, ask in sorted(cases, key=lambda c: (c[0], c[1].flags())):
         if model is None or model.pits != pits or model.variants != variants:
             model = _panel(analysis, pits, 4, variants)
         for line in (position, ask):
