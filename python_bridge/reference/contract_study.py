@@ -17,7 +17,9 @@ contract can be switched piece by piece, and prints the depth reached over
   root's stores hold at most half the seeds (kept; ``search.BestMoveTable``:
   it fits in the game's core now that the proof has a tape of its own);
 * ``unbounded`` -- instead of it, a table with room for every position,
-  kept by the same rule (an upper bound for what the 512 words could buy).
+  kept by the same rule (an upper bound for what the 512 words could buy);
+* ``half``    -- instead of it, a table of 256 words (what giving half its
+  core to the costed cuts of the search's inner loop would cost).
 
 With exactly the kept set the searcher is the contract: the study checks
 that its depth and node count equal ``level_move``'s on every position.
@@ -29,11 +31,12 @@ import statistics
 
 from .rules import ENDED, Position, STANDARD, other, play
 from .samples import is_midgame
-from .search import (INFINITY, MAX_DEPTH, MIN_DEPTH, TABLE_DEPTH, BestMoveTable, bring_first, level_move,
+from .search import (INFINITY, MAX_DEPTH, MIN_DEPTH, TABLE_DEPTH, TABLE_SIZE, BestMoveTable, bring_first, level_move,
                      move_passes, root_order, table_key, uses_table)
 
 KEPT = frozenset({"first", "decided", "table"})
-CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table", "unbounded")
+CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table", "unbounded", "half")
+TABLES = frozenset({"table", "unbounded", "half"})  # the changes that keep a best-move table
 
 
 class _UnboundedTable(BestMoveTable):
@@ -49,6 +52,18 @@ class _UnboundedTable(BestMoveTable):
         self.pits[key] = pit
 
 
+class HalfTable(BestMoveTable):
+    """A best-move table of half the words (256): what the kept table would lose if half its core went
+    to the costed cuts of the search's inner loop."""
+
+    def __init__(self) -> None:
+        self.words = [0] * (TABLE_SIZE // 2)
+
+    @staticmethod
+    def index(key: int) -> int:
+        return (key ^ (key >> 9)) & (TABLE_SIZE // 2 - 1)
+
+
 class _Spent(Exception):
     """The budget ran out inside a search."""
 
@@ -60,8 +75,9 @@ class StudySearcher:
         self.changes, self.budget = changes, budget
         self.nodes = 0
         self.killer = [0] * (MAX_DEPTH + 2)
-        self.table = _UnboundedTable() if "unbounded" in changes else BestMoveTable()
-        self.tabled = bool(changes & {"table", "unbounded"})
+        self.table = (_UnboundedTable() if "unbounded" in changes else HalfTable() if "half" in changes
+                      else BestMoveTable())
+        self.tabled = bool(changes & TABLES)
         self.half = INFINITY
         self.total = 0
 
@@ -160,8 +176,8 @@ def study_rows() -> list[tuple[str, frozenset[str]]]:
     """The study's rows: the old contract, each change alone, the kept set, the kept set with each other change."""
     rows = [("old contract", frozenset())] + [(f"+ {c}", frozenset({c})) for c in CHANGES]
     rows += [("first, decided (no table)", KEPT - {"table"}), ("kept: first, decided, table", KEPT)]
-    rows += [(f"kept + {c}", KEPT | {c}) for c in CHANGES if c not in KEPT and c != "unbounded"]
-    rows += [("kept, table unbounded", KEPT | {"unbounded"})]
+    rows += [(f"kept + {c}", KEPT | {c}) for c in CHANGES if c not in KEPT | TABLES]
+    rows += [("kept, table unbounded", KEPT | {"unbounded"}), ("kept, table of 256 words", KEPT | {"half"})]
     return rows
 
 
