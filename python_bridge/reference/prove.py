@@ -321,23 +321,50 @@ def deepen(position: Position, deepest: int, variants: Variants = STANDARD,
     return found
 
 
+def margin_step(variants: Variants = STANDARD) -> int:
+    """2 when every final margin has the parity of the seeds on the board, else 1: without the remainder-void
+    variant every seed ends in a store, so a margin is twice a store less all the seeds."""
+    return 1 if variants.remainder_void else 2
+
+
 def exact_value(position: Position, variants: Variants = STANDARD, low: int = -72, high: int = 72,
                 test=None) -> tuple[int, list[tuple[int, ProofResult]]]:
-    """The exact final margin by a binary search of bound tests: value in (low-1, high].
+    """The exact final margin by bound tests: the value in [low, high].
 
-    ``test(bound)`` answers one bound test (by default ``prove`` here; ``prove
-    --value`` passes one that runs the PDP-1).  Returns the value and every
-    test made, in order, so the caller can show and check each one.
+    Only margins the game can end with are candidates (``margin_step``: of one parity, unless seeds can
+    go to nobody), and a test of ``b`` splits them into those above ``b`` and the rest.  The first test
+    asks whether the side to move wins (``w 0``); the next ones go outward from 0 in strides that double,
+    in the direction the answers point (a value is usually near 0, and the tests near it cost the
+    most), until an answer turns; then a binary search between the two.  A test whose candidates are
+    split where 0 would split them asks 0.  ``test(bound)`` answers one bound test (by default ``prove``
+    here; ``prove --value`` passes one that runs the PDP-1).  Returns the value and every test made, in
+    order, so the caller can show and check each one.
     """
     ask = test or (lambda b: prove(position, b, variants))
+    step = margin_step(variants)
+    seeds = sum(position.board) % step
+
+    def down(v: int) -> int:
+        """The largest candidate at most ``v``."""
+        return v - (v - seeds) % step
+
+    least, most = down(low + step - 1), down(high)  # the value is a candidate in [least, most]
     tests: list[tuple[int, ProofResult]] = []
-    lo, hi = low - 1, high  # invariant: value > lo and value <= hi
-    while hi - lo > 1:
-        mid = 0 if not tests and lo < 0 < hi else (lo + hi) // 2  # first: does the side to move win?
-        result = ask(mid)
-        tests.append((mid, result))
+    bound, stride, turned, first = down(0), step, False, None
+    while least < most:
+        bound = min(max(bound, least), most - step)
+        asked = 0 if bound <= 0 < bound + step else bound
+        result = ask(asked)
+        tests.append((asked, result))
+        first = result.above if first is None else first
+        turned = turned or result.above != first
         if result.above:
-            lo = mid
+            least = bound + step
         else:
-            hi = mid
-    return hi, tests
+            most = bound
+        if turned:
+            bound = down((least + most) // 2)
+        else:
+            bound += stride if result.above else -stride
+            stride *= 2
+    return least, tests

@@ -17,7 +17,8 @@ from python_bridge.commands import ref as ref_cli
 from python_bridge.machine.kalah_program import ANALYSIS, program_symbols
 from python_bridge.reference import prove as prove_module
 from python_bridge.reference.prove import (MAX_PLIES, PLY_KEY, TABLE_ENTRIES, ProofError, ProofTable, captures,
-                                           deepen, exact_value, proof_order, prove, table_key, table_slot)
+                                           deepen, exact_value, margin_step, proof_order, prove, table_key,
+                                           table_slot)
 from python_bridge.reference.search import move_order
 from python_bridge.reference.rules import Position, Variants, other, play, start_position
 from python_bridge.reference.solver import solve_start
@@ -260,3 +261,33 @@ def test_ref_prove_command(capsys: pytest.CaptureFixture[str]) -> None:
         assert ref_cli.main(["prove", "1 1 1 1 1 1 0 1 1 1 1 1 1 0 s", bound]) == 2
         out, err = capsys.readouterr()
         assert not out and len(err.strip().splitlines()) == 1
+
+
+class _Answer:
+    def __init__(self, above: bool) -> None:
+        self.above = above
+
+
+@pytest.mark.parametrize("variants", [Variants(), Variants(remainder_void=True)])
+def test_the_value_search_finds_every_margin_in_range(variants: Variants) -> None:
+    """Against an oracle of every possible value: the search ends on it, asks ``w 0`` first, and, when
+    every seed ends in a store, asks only bounds of the seeds' parity (or 0)."""
+    start = start_position(6, 2)
+    for value in range(-24, 25):
+        if not variants.remainder_void and value % 2:
+            continue  # 24 seeds, every one in a store at the end: an odd margin cannot happen
+        found, tests = exact_value(start, variants, -24, 24, test=lambda bound: _Answer(value > bound))
+        bounds = [bound for bound, _ in tests]
+        assert found == value and bounds[0] == 0 and len(bounds) <= 2 * len(bin(abs(value) + 2))
+        if not variants.remainder_void:
+            assert all(bound % 2 == 0 for bound in bounds)
+
+
+def test_an_odd_seed_count_gives_odd_margins() -> None:
+    position = parse_position("1 0 2 0 1 0 0 0 s")  # 4 seeds: even margins; the next board, 5: odd ones
+    odd = parse_position("1 0 2 0 1 1 0 0 s")
+    assert margin_step(Variants()) == 2 and margin_step(Variants(remainder_void=True)) == 1
+    for pos in (position, odd):
+        value, tests = exact_value(pos, Variants(), -8, 8)
+        assert value == final_margin(pos, pos.to_move, Variants())
+        assert all(bound == 0 or (bound - sum(pos.board)) % 2 == 0 for bound, _ in tests)
