@@ -101,6 +101,9 @@ SECTIONS = (
            "The same proof asked `w 2`: does the first player finish more than 2 ahead? With `w 0` above, the "
            "exact margin: every margin is even (all 36 seeds end in the stores, so a margin is twice a store "
            "less 36), so above 0 and not above 2 is exactly 2.", "--bound", "2", "--no-cycles", long=True),
+    _prove("value-6-3", 3, "Exact value: Kalah(6,3)",
+           "The first player's exact margin by bound tests on the PDP-1 at full speed, each checked against "
+           "`ref prove` beside it, compared with `ref solve`.", "--value", "--no-cycles", long=True),
     Section("solve-6-3", "Exact value: Kalah(6,3), the reference's solver",
             "The reference's solver (`ref solve`, MTD(f) with a table, no PDP-1), the exact value of the start "
             "under the standard rule: the independent check of the value the two proofs above give.",
