@@ -57,6 +57,16 @@ def test_a_flash_goes_with_its_move_and_the_paper_never_asks_for_a_key(browser_p
     with _server(tmp_path, sound=False) as server:
         page.goto(server.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
+        # a language chosen while a flash shows (as its button chooses it): the flash says it in that language
+        said = page.evaluate("""() => {
+          flash('flash.capture', {n: 3});
+          setLanguage('pl');
+          const text = document.getElementById('flash').textContent;
+          setLanguage('en');
+          unflash();
+          return text;
+        }""")
+        assert said == catalogue("pl")["flash.capture"].replace("{n}", "3")
         # whenever a move starts to be sown, is a flash of the move before still over the board?
         page.evaluate("""() => {
           window.flashAtSowing = [];

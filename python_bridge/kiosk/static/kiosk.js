@@ -22,6 +22,7 @@ let moveSent = false;       // a move was sent and the server has not moved on y
 let moveSentAt = 0;
 let hintTimer = null;
 let flashTimer = null;
+let flashing = null;  // the flash over the board: [message key, its params], null when none shows
 let moveStarts = 0;  // sowings begun on this page (body[data-move-starts]: the browser tests watch it)
 let rulesShownForVisit = false;
 
@@ -49,6 +50,7 @@ function setLanguage(lang) {
   fitConsole();
   if (state) { drawTexts(); drawNames(); }
   if (lights) drawConsoleStatus();
+  if (flashing) $("flash").textContent = t(...flashing);
 }
 
 function buildLanguages(langs) {
@@ -284,7 +286,7 @@ function finishAnimation(item, landing) {
     const opposite = r === "bottom" ? cell("top", c) : r === "top" ? cell("bottom", c) : null;
     cell(r, c).classList.add("captured");
     if (opposite) opposite.classList.add("captured");
-    flash(t("flash.capture", { n: last.captured }));
+    flash("flash.capture", { n: last.captured });
     setTimeout(() => {
       document.querySelectorAll(".captured").forEach((e) => e.classList.remove("captured"));
       if (anim !== item) return;
@@ -293,16 +295,19 @@ function finishAnimation(item, landing) {
     }, 700);
     return;
   }
-  if (last && last.extra_turn) flash(t("flash.again"));
+  if (last && last.extra_turn) flash("flash.again");
   showBoard(item.target);
   nextAnimation();
 }
 
 // "Extra turn!" or "Capture! +n" over the board: shown when its move has been sown, gone after a moment or
-// as soon as another move is sown (or the board is redrawn), whichever comes first
-function flash(text) {
+// as soon as another move is sown (or the board is redrawn), whichever comes first; a language chosen
+// while it shows says it again in that language
+
+function flash(key, params = {}) {
   const f = $("flash");
-  f.textContent = text;
+  flashing = [key, params];
+  f.textContent = t(key, params);
   f.classList.add("show");
   clearTimeout(flashTimer);
   flashTimer = setTimeout(unflash, 1200);
@@ -310,6 +315,7 @@ function flash(text) {
 
 function unflash() {
   clearTimeout(flashTimer);
+  flashing = null;
   $("flash").classList.remove("show");
 }
 
