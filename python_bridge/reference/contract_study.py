@@ -52,18 +52,6 @@ class _UnboundedTable(BestMoveTable):
         self.pits[key] = pit
 
 
-class HalfTable(BestMoveTable):
-    """A best-move table of half the words (256): what the kept table would lose if half its core went
-    to the costed cuts of the search's inner loop."""
-
-    def __init__(self) -> None:
-        self.words = [0] * (TABLE_SIZE // 2)
-
-    @staticmethod
-    def index(key: int) -> int:
-        return (key ^ (key >> 9)) & (TABLE_SIZE // 2 - 1)
-
-
 class _Spent(Exception):
     """The budget ran out inside a search."""
 
@@ -75,7 +63,7 @@ class StudySearcher:
         self.changes, self.budget = changes, budget
         self.nodes = 0
         self.killer = [0] * (MAX_DEPTH + 2)
-        self.table = (_UnboundedTable() if "unbounded" in changes else HalfTable() if "half" in changes
+        self.table = (_UnboundedTable() if "unbounded" in changes else BestMoveTable(TABLE_SIZE // 2) if "half" in changes
                       else BestMoveTable())
         self.tabled = bool(changes & TABLES)
         self.half = INFINITY

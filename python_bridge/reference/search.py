@@ -158,13 +158,12 @@ class BestMoveTable:
     An entry is the key's high 15 bits with the pit in the low 3; zero is an empty entry (pit 0
     never has seeds)."""
 
-    def __init__(self) -> None:
-        self.words = [0] * TABLE_SIZE
+    def __init__(self, size: int = TABLE_SIZE) -> None:
+        self.words = [0] * size  # size: a power of two (the contract study tries other sizes)
 
-    @staticmethod
-    def index(key: int) -> int:
+    def index(self, key: int) -> int:
         """The entry for ``key``: its two halves exclusive-ored (so that every cell counts), low bits kept."""
-        return (key ^ (key >> 9)) & (TABLE_SIZE - 1)
+        return (key ^ (key >> 9)) & (len(self.words) - 1)
 
     def hint(self, key: int) -> int:
         """The pit remembered for ``key``, or 0 when its entry holds another key's (or none)."""

@@ -63,20 +63,20 @@ def test_an_entry_answers_its_own_key_only() -> None:
     key = 0o123456
     table.remember(key, 4)
     assert table.hint(key) == 4
-    assert table.words[BestMoveTable.index(key)] == 0o123450 | 4
+    assert table.words[BestMoveTable().index(key)] == 0o123450 | 4
     # another key that picks the same entry but differs in its check bits
     twin = key ^ 0o001001
-    assert BestMoveTable.index(twin) == BestMoveTable.index(key)
+    assert BestMoveTable().index(twin) == BestMoveTable().index(key)
     assert table.hint(twin) == 0
     table.remember(twin, 2)  # replaced whatever it held
     assert table.hint(key) == 0 and table.hint(twin) == 2
 
 
 def test_the_index_uses_both_halves_of_the_key() -> None:
-    assert BestMoveTable.index(0o000001) == 1
-    assert BestMoveTable.index(0o001000) == 1
-    assert BestMoveTable.index(0o001001) == 0
-    assert all(0 <= BestMoveTable.index(k) < TABLE_SIZE for k in range(0, 0o777777, 0o1237))
+    assert BestMoveTable().index(0o000001) == 1
+    assert BestMoveTable().index(0o001000) == 1
+    assert BestMoveTable().index(0o001001) == 0
+    assert all(0 <= BestMoveTable().index(k) < TABLE_SIZE for k in range(0, 0o777777, 0o1237))
 
 
 def test_a_filled_table_changes_the_order_not_the_answer() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.reference.contract_study import CHANGES, KEPT, StudySearcher, HalfTable, study
+from python_bridge.reference.contract_study import CHANGES, KEPT, StudySearcher, study
 from python_bridge.reference.samples import varied_positions
 from python_bridge.reference.search import BestMoveTable, level_move
 
@@ -35,9 +35,9 @@ def test_the_half_table_has_256_entries_where_the_kept_one_has_512() -> None:
     """Two keys whose entries differ only in the index's top bit share an entry in the half table: the
     second written replaces the first there, while the kept table keeps both."""
     first, second = 0o000000, 0o000400  # index (key ^ key >> 9) & 511: 0 and 256
-    assert (BestMoveTable.index(first), BestMoveTable.index(second)) == (0, 256)
-    for table, kept_first in ((BestMoveTable(), 3), (HalfTable(), 0)):
+    assert (BestMoveTable().index(first), BestMoveTable().index(second)) == (0, 256)
+    for table, kept_first in ((BestMoveTable(), 3), (BestMoveTable(256), 0)):
         table.remember(first, 3)
         table.remember(second, 5)
         assert (table.hint(first), table.hint(second)) == (kept_first, 5)
-    assert len(HalfTable().words) == 256
+    assert len(BestMoveTable(256).words) == 256
