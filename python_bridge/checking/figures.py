@@ -48,11 +48,11 @@ def core_figures() -> tuple[int, int]:
 # The search's routines by what they do, each named by its entry labels (pdp1_src/search.mac and
 # rules.mac); an instruction belongs to the nearest entry label at or below its address.
 PARTS = {
-    "keeping and putting back boards": ("ssave", "rest"),
+    "keeping and putting back boards": ("ssave", "rest", "sn2", "k2rst"),
     "listing moves": ("srch", "sgenn", "sgend", "sgo", "sfst"),
-    "going down a ply and back": ("sdeep", "sflip", "spop", "sback", "setv"),
+    "going down a ply and back": ("sdeep", "sflip", "spop", "sback", "setv", "skid1", "skid2"),
     "make and the end check": ("make", "rs0", "rn0", "hstor", "hown", "hpass", "endck", "endstd", "enddef", "sweep"),
-    "the leaves (lval) and their loop": ("sleaf1", "lval", "slap"),
+    "the leaves (lval) and their loop": ("lnode", "sleaf1", "lval", "slap"),
     "trying moves, cut-offs and counting": ("best", "bestk", "smove", "sleaf", "sval", "ncry"),
 }
 
