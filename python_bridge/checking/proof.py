@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..machine.cycles import COUNTED_PER_SECOND, CycleCounter, seconds
+from ..machine.cycles import COUNTED_PER_SECOND, CYCLES_PER_SECOND, CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
 from ..machine.simh import BreakpointReached, Closing
@@ -34,7 +34,6 @@ from ..reference.solver import solve_start
 SLICE = 65_536  # instructions between looks at the machine (SIMH's largest history)
 FREE_SLICE = 20_000_000  # the same without counting cycles: about a second here
 SAMPLE_EVERY = 4  # uncounted, a SLICE is counted after free slices 1, 5, 9 ...: the sample the cycles are estimated from
-CYCLES_PER_1960_SECOND = 200_000  # 5 us a memory cycle
 # The proofs' figures on this 2-core machine, for the estimate a long proof is announced with:
 INSTRUCTIONS_PER_POSITION = 550  # 550-572 in the Kalah(6,1) and (6,2) proofs
 CYCLES_PER_POSITION = 930  # 927-969 in the same proofs
@@ -130,7 +129,7 @@ def proof_seconds(positions: int, count_cycles: bool, pace: float) -> float:
     waits for both: at full speed the reference is the slower."""
     instructions = positions * INSTRUCTIONS_PER_POSITION
     host = instructions / (COUNTED_PER_SECOND if count_cycles else FREE_PER_SECOND)
-    paced = positions * CYCLES_PER_POSITION / CYCLES_PER_1960_SECOND / pace if pace else 0.0
+    paced = positions * CYCLES_PER_POSITION / CYCLES_PER_SECOND / pace if pace else 0.0
     return max(host, paced, positions / REFERENCE_PER_SECOND)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tools.user_files import UserFileError, name_problem, read_user_text
 
+from ..machine.cycles import CYCLES_PER_SECOND
 from ..machine.front_panel import PanelSettings
 from ..reference.rules import Variants
 
@@ -25,7 +26,6 @@ VARIANT_NAMES = {
 }
 FIRST_CHOICES = ("visitor", "pdp-1", "alternate")
 SPEEDS = ("authentic", "fast")
-AUTHENTIC_CYCLES_PER_SECOND = 200_000  # 1960 speed: one 5 us memory cycle after another
 AUTHENTIC_CHARACTERS_PER_SECOND = 10.0  # the Flexowriter
 # the visitor's choices: a game size (pits, seeds) and the PDP-1's strength (its level: 0 = the default level)
 GAME_CHOICES = {"quick": (4, 3), "classic": (6, 4)}
@@ -85,7 +85,7 @@ class KioskConfig:
         """Memory cycles a second of wall time while the PDP-1 thinks; 0 for as fast as it goes."""
         if self.think_rate is not None:
             return self.think_rate
-        return AUTHENTIC_CYCLES_PER_SECOND if self.speed == "authentic" else 0
+        return CYCLES_PER_SECOND if self.speed == "authentic" else 0
 
     @property
     def paper_pace(self) -> float:

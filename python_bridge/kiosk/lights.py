@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from ..machine.cycles import CYCLES_PER_SECOND
 from ..machine.simh import Simh, SimhError
 
-CYCLES_PER_1960_SECOND = 200_000  # one 5 us memory cycle after another
 REGISTERS = ("pc", "ma", "mb", "ac", "io", "ov", "pf", "ss", "tw")
 _WIDTH = {"pc": 0o7777, "ma": 0o7777, "mb": 0o777777, "ac": 0o777777, "io": 0o777777, "ov": 1, "pf": 0o77,
           "ss": 0o77, "tw": 0o777777}
@@ -49,4 +49,4 @@ def sample(sim: Simh, cycles: int = 0, phase: str = "thinking") -> ConsoleLights
     if missing:
         raise SimhError(f"examine {','.join(REGISTERS)}: no {missing[0]} in {out!r}", sim.tail())
     return ConsoleLights(**{r: values[r] & _WIDTH[r] for r in REGISTERS},
-                         seconds=round(cycles / CYCLES_PER_1960_SECOND, 2), phase=phase)
+                         seconds=round(cycles / CYCLES_PER_SECOND, 2), phase=phase)
