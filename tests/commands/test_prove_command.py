@@ -115,4 +115,7 @@ def test_deepening_stops_when_its_time_is_up(kalah_tape, capsys: pytest.CaptureF
     depths = re.findall(r"  depth (\d+) value -?\d+ nodes \d+ .* agrees", out)  # as many as the machine's load allows
     assert depths == [str(k) for k in range(1, len(depths) + 1)]
     assert f"depth {len(depths) + 1} not finished within 0.1 minutes: stopped" in out
-    assert re.search(r"memory cycles (about [\d,]+ \(an estimate|not counted \(the deepening ended)", out)
+    if depths:  # the cycles of the depths that finished, estimated or said to be uncounted
+        assert re.search(r"memory cycles (about [\d,]+ \(an estimate|not counted \(the deepening ended)", out)
+    else:  # a loaded machine may not finish depth 1 in six seconds: then there is nothing to estimate
+        assert "memory cycles" not in out and "plies ahead the first player finishes" not in out
