@@ -63,8 +63,10 @@ class StudySearcher:
         self.changes, self.budget = changes, budget
         self.nodes = 0
         self.killer = [0] * (MAX_DEPTH + 2)
-        self.table = (_UnboundedTable() if "unbounded" in changes else BestMoveTable(TABLE_SIZE // 2) if "half" in changes
-                      else BestMoveTable())
+        if "unbounded" in changes:
+            self.table: BestMoveTable = _UnboundedTable()
+        else:
+            self.table = BestMoveTable(TABLE_SIZE // 2 if "half" in changes else TABLE_SIZE)
         self.tabled = bool(changes & TABLES)
         self.half = INFINITY
         self.total = 0
