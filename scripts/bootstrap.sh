@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Set up what a make target needs on a fresh Debian machine, idempotently, in one line:
+# Set up what a make target needs on a fresh Debian machine, idempotently, before it runs:
 #   scripts/bootstrap.sh [play|kiosk|test|bench] [debian-package ...]
-#   1. Debian's packages when missing: simh (/usr/bin/pdp1 and /usr/bin/macro1), python3 and
-#      python3-venv (a minimal Debian 12 or 13 has no venv: `python3 -m venv` fails there without it),
-#      and any package named (make install-kiosk names the screen's: chromium, cage, ...);
+#   1. Debian's packages when a program of theirs is missing: the mode's lines of
+#      scripts/debian-packages.txt (play: simh; test: the browser, the kiosk's screen programs and
+#      the tools the tests call), python3 and python3-venv (a minimal Debian has no venv), and any
+#      package named (make install-kiosk names the screen's: chromium, cage, ...). All at once, up
+#      front: no test installs anything. apt-get waits for dpkg's lock instead of failing on it, and
+#      reads the package lists again when a package is not found in them.
 #   2. a Python virtual environment in .venv with the project and what the mode needs:
 #      play  - pexpect and the project (the default: make play, demo, build, crosscheck, ...)
 #      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak)
@@ -19,13 +22,13 @@ mode=play
 case "${1:-}" in
     play|kiosk|test|bench) mode=$1; shift ;;
     "") ;;
-    *) mode=test ;;   # the older form: bootstrap.sh chromium (the browser test's set-up)
+    *) echo "setup: no such mode '$1' (play, kiosk, test or bench)" >&2; exit 2 ;;
 esac
 case $mode in
-    play)  extras="" ;;
-    kiosk) extras="[kiosk]" ;;
-    test)  extras="[test]" ;;
-    bench) extras="[bench]" ;;
+    play)  extras="";        modes="play" ;;
+    kiosk) extras="[kiosk]"; modes="play kiosk" ;;
+    test)  extras="[test]";  modes="play kiosk test" ;;
+    bench) extras="[bench]"; modes="play bench" ;;
 esac
 
 log=$(mktemp "${TMPDIR:-/tmp}/kalah-setup.XXXXXX")
@@ -43,7 +46,13 @@ need_venv=0
 [ -x .venv/bin/python ] && [ -e .venv/bin/pip ] || need_venv=1
 
 need_apt=()
-[ -x /usr/bin/pdp1 ] && [ -x /usr/bin/macro1 ] || need_apt+=(simh)
+# the mode's packages whose programs are not all there
+while read -r line_mode package programs; do
+    case " $modes " in *" $line_mode "*) ;; *) continue ;; esac
+    for program in $programs; do
+        if [ ! -x "$program" ]; then need_apt+=("$package"); break; fi
+    done
+done < <(grep -v -E '^\s*(#|$)' scripts/debian-packages.txt)
 # venv needs ensurepip, which Debian ships apart, in python3-venv (python3 too is missing from a minimal system)
 if [ $need_venv -eq 1 ] && ! "$PYTHON" -c 'import ensurepip' >/dev/null 2>&1; then
     command -v "$PYTHON" >/dev/null 2>&1 || need_apt+=(python3)
@@ -70,8 +79,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
         command -v sudo >/dev/null 2>&1 || { echo "setup: installing ${need_apt[*]} needs root or sudo" >&2; exit 1; }
         sudo="sudo"
     fi
-    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}"; } \
-        >"$log" 2>&1 || failed "apt-get install ${need_apt[*]}"
+    # wait up to 10 minutes for another apt or dpkg (an unattended upgrade) rather than fail on its lock
+    apt=($sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -y -qq)
+    install() { "${apt[@]}" install "${need_apt[@]}" >>"$log" 2>&1; }
+    # lists that are missing or old (a fresh image) do not know a package: read them again and retry once
+    install || { "${apt[@]}" update >>"$log" 2>&1 && install; } || failed "apt-get install ${need_apt[*]}"
 fi
 if [ $need_venv -eq 1 ]; then
     "$PYTHON" -m venv .venv >"$log" 2>&1 || failed "$PYTHON -m venv .venv"
@@ -82,8 +94,6 @@ if [ $need_pip -eq 1 ]; then
         >"$log" 2>&1 || failed "pip install -e .$extras"
     touch "$stamp"
     # a fuller mode includes the smaller ones
-    [ $mode = test ] && touch .venv/.installed-kiosk .venv/.installed-play
-    [ $mode = kiosk ] && touch .venv/.installed-play
-    [ $mode = bench ] && touch .venv/.installed-play
+    for included in $modes; do touch ".venv/.installed-$included"; done
 fi
 exit 0

@@ -136,9 +136,11 @@ def _play(page, figures: GameFigures, strength: str, rng: random.Random, pdp1_pi
 
 
 def browser_ready() -> None:
-    """Debian's Chromium and Playwright, installed by the project's own set-up (``test`` mode) if missing."""
+    """Debian's Chromium and Playwright, which ``make bench-kiosk``'s set-up (``test`` mode) installs before
+    the benchmark starts; run any other way without them, the benchmark stops with one line saying so."""
     if importlib.util.find_spec("playwright") is None or not Path(CHROMIUM).exists():
-        subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), "test", "chromium"], check=True, cwd=ROOT)
+        raise SystemExit("bench-kiosk: Debian's chromium and Playwright are missing: "
+                         "scripts/bootstrap.sh test installs them (make bench-kiosk runs it)")
 
 
 def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, seed: int) -> list[GameFigures]:

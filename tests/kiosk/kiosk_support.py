@@ -17,6 +17,7 @@ from pathlib import Path
 import aiohttp
 
 from tests.processes import still_running
+from tests.programs import need
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -222,12 +223,11 @@ def render_unit(name: str, prefix: Path, etc: Path, state: Path) -> str:
     return text
 
 
-def install_screen_programs() -> None:
-    """Debian's cage, Xwayland, Chromium and wlr-randr, installed by the project's own set-up when missing
-    (what make install-kiosk installs for the screen)."""
-    if not all(Path(p).exists() for p in SCREEN_PROGRAMS):
-        subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), "test", "cage", "xwayland", "chromium", "wlr-randr"],
-                       check=True)
+def screen_programs() -> None:
+    """Debian's cage, Xwayland, Chromium and wlr-randr (what make install-kiosk installs for the screen), as
+    the test set-up installed them; a missing one fails the test with its package's name."""
+    for program in SCREEN_PROGRAMS:
+        need(program)
 
 
 def processes_using(marker: str) -> list[int]:

@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.kiosk.bench import CHROMIUM, CHROMIUM_ARGS, browser_ready
+from python_bridge.kiosk.bench import CHROMIUM, CHROMIUM_ARGS
 from tests.kiosk.kiosk_page_checks import (SCREENS, ZONES, Screen, assert_layout, board_box, box, catalogue, untranslated,
                                visible_strings)
 from tests.kiosk.kiosk_support import ROOT, KioskServer, processes_using, write_config
+from tests.programs import need
 
 pytestmark = pytest.mark.simh
 
@@ -34,9 +35,8 @@ EN = catalogue("en")
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
-    """Debian's chromium, installed by the project's own set-up when it is missing."""
-    browser_ready()
-    return CHROMIUM
+    """Debian's chromium, as the test set-up installed it."""
+    return need(CHROMIUM)
 
 
 @pytest.fixture

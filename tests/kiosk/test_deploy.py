@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import time
@@ -14,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.kiosk.kiosk_support import ROOT, KioskServer, install_screen_programs, render_unit, write_config
+from tests.kiosk.kiosk_support import ROOT, KioskServer, render_unit, screen_programs, write_config
+from tests.programs import need
 from python_bridge.kiosk.config import load_config
 from python_bridge.kiosk.sdnotify import notify, watchdog_interval
 
@@ -122,10 +122,8 @@ def test_install_kiosk_stages_the_project_the_configuration_and_the_units(tmp_pa
 
 
 def test_the_units_pass_systemd_analyze_verify(tmp_path) -> None:
-    analyze = shutil.which("systemd-analyze")
-    if analyze is None:
-        pytest.skip("systemd-analyze is not installed")
-    install_screen_programs()  # verify checks that ExecStart's program (cage) is there
+    analyze = need("systemd-analyze")
+    screen_programs()  # verify checks that ExecStart's program (cage) is there
     for unit in UNITS:  # rendered as install.sh does, with this checkout as PREFIX (its .venv exists)
         (tmp_path / unit).write_text(render_unit(unit, ROOT, tmp_path, tmp_path / "state"))
     (tmp_path / "browser.env").write_text("KALAH_KIOSK_URL=http://127.0.0.1:8360/\n")

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.kiosk.kiosk_support import ROOT, KioskServer, install_screen_programs, render_unit, write_config
+from tests.kiosk.kiosk_support import ROOT, KioskServer, render_unit, screen_programs, write_config
+from tests.programs import need
 
 DOC = ROOT / "docs" / "kiosk.md"
 UNITS = ("kalah-kiosk", "kalah-kiosk-screen")
@@ -110,8 +111,7 @@ def test_the_token_command_shows_the_token(staged) -> None:
 
 @pytest.mark.simh
 def test_the_health_command_reads_a_running_kiosk(tmp_path, kalah_tape) -> None:
-    if shutil.which("curl") is None:
-        pytest.skip("curl is not installed (the doc installs it first)")
+    need("curl")
     (command,) = [line for block in blocks("sh") for line in block.splitlines() if "/health" in line]
     with KioskServer(write_config(tmp_path / "kiosk")) as server:
         done = subprocess.run(command.replace("8360", str(server.port)), shell=True, capture_output=True, text=True,
@@ -120,10 +120,8 @@ def test_the_health_command_reads_a_running_kiosk(tmp_path, kalah_tape) -> None:
 
 
 def test_the_debian_12_drop_in_passes_systemd_analyze_verify(tmp_path) -> None:
-    analyze = shutil.which("systemd-analyze")
-    if analyze is None:
-        pytest.skip("systemd-analyze is not installed")
-    install_screen_programs()
+    analyze = need("systemd-analyze")
+    screen_programs()
     (drop_in,) = [b for b in blocks("") if b.startswith("[Service]\nExecStart=\n")]
     prefix = ROOT  # the doc's /opt/kalah-kiosk is this checkout here
     unit = tmp_path / "kalah-kiosk-screen.service"
@@ -142,10 +140,10 @@ def test_the_touch_rule_is_the_tables_and_udev_reads_it(tmp_path) -> None:
     rule = shlex.split(line.split(" | ")[0])[1]
     matrix = re.search(r'LIBINPUT_CALIBRATION_MATRIX}="([^"]+)"', rule).group(1)
     assert f"| 90 | `{matrix}` |" in DOC.read_text()  # the rule shown is the one for a screen turned 90
-    done = subprocess.run(["udevadm", "verify", "--help"], capture_output=True, text=True)
+    done = subprocess.run([need("udevadm"), "verify", "--help"], capture_output=True, text=True)
     if done.returncode != 0:
         pytest.skip("this udevadm has no verify (systemd 253 and later: Debian 13)")
     (tmp_path / "99-kalah-touch.rules").write_text(rule + "\n")
-    done = subprocess.run(["udevadm", "verify", str(tmp_path / "99-kalah-touch.rules")], capture_output=True, text=True,
+    done = subprocess.run([need("udevadm"), "verify", str(tmp_path / "99-kalah-touch.rules")], capture_output=True, text=True,
                           timeout=30)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.kiosk.kiosk_support import (ROOT, KioskServer, free_port, install_screen_programs, processes_using,
+from tests.kiosk.kiosk_support import (ROOT, KioskServer, free_port, screen_programs, processes_using,
                                        render_unit, write_config)
 
 pytestmark = pytest.mark.simh
@@ -71,7 +71,7 @@ def session_folder():
 
 
 def test_the_screen_session_shows_the_page_which_plays_a_move(session_folder, tmp_path, kalah_tape) -> None:
-    install_screen_programs()
+    screen_programs()
     from playwright.sync_api import sync_playwright
 
     config = write_config(tmp_path / "kiosk", idle=60, countdown=2, extra_kiosk="think_rate = 2000")
