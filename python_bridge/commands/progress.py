@@ -4,7 +4,8 @@ Why: a run of minutes or days that starts without a word looks hung.  Every
 command that can run long says ``note: ... about <time> here`` on stderr before
 it starts (``announce``; the estimate comes from a measured rate or a model,
 and says which), and shows its progress on stderr while it works (``Ticker``:
-one line rewritten on a terminal, a line every ten seconds otherwise).  stdout
+one line rewritten on a terminal, otherwise a first line after two seconds and then one
+every ten).  stdout
 keeps only the command's answer, which scripts read.
 """
 
@@ -15,6 +16,7 @@ import time
 
 LONG_SECONDS = 10.0   # a run estimated longer than this is announced
 EVERY_SECONDS = 10.0  # progress lines when stderr is not a terminal
+FIRST_SECONDS = 2.0   # ... the first of them this soon, so a log shows at once that the run is working
 
 
 def span_text(seconds: float) -> str:
@@ -38,11 +40,12 @@ def announce(what: str, seconds: float, basis: str, *, always: bool = False) -> 
 
 
 class Ticker:
-    """Progress on stderr: one line rewritten on a terminal, a line every EVERY_SECONDS otherwise."""
+    """Progress on stderr: one line rewritten on a terminal, otherwise a line FIRST_SECONDS after the start and
+    then every EVERY_SECONDS."""
 
     def __init__(self) -> None:
         self.tty = sys.stderr.isatty()
-        self.last = time.monotonic()
+        self.last = time.monotonic() - (EVERY_SECONDS - FIRST_SECONDS)  # when the last line would have been
         self.shown = False
 
     def show(self, text: str) -> None:
