@@ -5,6 +5,9 @@ The level is checked as play mode thinks (``checking.thinking.Thinker``): the
 PDP-1's pit and value, and every position its deepening counted (``nlo``
 against ``level_move``'s total, abandoned search included), on positions of
 seeded games in every pit count the level is played at and every variant.
+
+``make test`` checks a sample: the standard rule at six, four and three pits and one position where the
+table changes the depth; ``make test-slow`` (pytest -m slow) adds the other variants and positions.
 """
 
 from __future__ import annotations
@@ -37,9 +40,10 @@ def _positions(pits: int, seeds: int, count: int, seed: int) -> list:
     return found
 
 
-CASES = [(6, 4, Variants(), 2, 1), (6, 4, Variants(empty_capture=True), 1, 2),
-         (6, 4, Variants(deferred_end=True), 1, 3), (6, 4, Variants(remainder_void=True), 1, 4),
-         (4, 3, Variants(), 2, 5), (5, 4, Variants(), 1, 6), (3, 3, Variants(empty_capture=True), 1, 7)]
+SAMPLE = [(6, 4, Variants(), 2, 1), (4, 3, Variants(), 2, 5), (3, 3, Variants(empty_capture=True), 1, 7)]
+REST = [(6, 4, Variants(empty_capture=True), 1, 2), (6, 4, Variants(deferred_end=True), 1, 3),
+        (6, 4, Variants(remainder_void=True), 1, 4), (5, 4, Variants(), 1, 6)]
+CASES = SAMPLE + [pytest.param(*case, marks=pytest.mark.slow) for case in REST]
 
 
 @pytest.mark.parametrize("pits, seeds, variants, count, seed", CASES)
@@ -67,14 +71,15 @@ def test_the_first_pit_reorders_the_root_only() -> None:
     assert root_order(pos, 0) == [3, 6, 5, 4, 2, 1] == root_order(pos, 7)
 
 
-def test_the_best_move_table_is_mirrored_where_it_changes_the_depth(kalah_tape) -> None:
+@pytest.mark.parametrize("count", [1, pytest.param(3, marks=pytest.mark.slow)])
+def test_the_best_move_table_is_mirrored_where_it_changes_the_depth(kalah_tape, count) -> None:
     """Positions where the table changes the depth the level reaches (against the same deepening without
     it), so that a PDP-1 ignoring or misreading its table could not agree by chance."""
     no_table = KEPT - {"table"}
     candidates = [p for p in _positions(6, 4, 16, 8) if uses_table(p)]
     changed = [p for p in candidates
-               if StudySearcher(no_table, NODE_BUDGET).level(p)[0] != level_move(p).depth][:3]
-    assert len(changed) == 3
+               if StudySearcher(no_table, NODE_BUDGET).level(p)[0] != level_move(p).depth][:count]
+    assert len(changed) == count
     with Thinker(6) as thinker:
         for pos in changed:
             measured = thinker.measure(pos)  # raises ThinkMismatch on any difference, the depth reached included
