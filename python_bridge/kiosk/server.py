@@ -151,7 +151,9 @@ class Hub:
         watching pages get ``limit - 1`` places when a token is configured), the others while places are free."""
         if has_token:
             return True
-        return len(self.clients) < (limit - 1 if self.control_token else limit)
+        if self.control_token:  # the kiosk's own page, connected or not, does not take a watching page's place
+            return sum(1 for c in self.clients if not c.has_token) < limit - 1
+        return len(self.clients) < limit
 
     def make_room(self, limit: int) -> None:
         """Over the limit (a page with the token came while earlier ones are still open, a reloaded kiosk
