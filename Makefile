@@ -51,7 +51,7 @@ $(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py)
 test: MODE = test
 test: JOBS ?= 2
 test: build
-	$(PY) -m pytest -q -n $(JOBS) --dist loadfile
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=15
 
 ## test-screens: the kiosk's whole visitor game on the three other screens (1920x1080, 1080x1920, 1024x768; about 4 min)
 test-screens: MODE = test

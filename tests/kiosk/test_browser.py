@@ -89,12 +89,14 @@ def _counts(page) -> list[str]:
     return page.eval_on_selector_all("#board .count", "els => els.map((e) => e.textContent)")
 
 
-def _server(tmp_path: Path, idle: float = 30, pie_rule: bool = False, sound: bool = True) -> KioskServer:
+def _server(tmp_path: Path, idle: float = 30, pie_rule: bool = False, sound: bool = True,
+            think_rate: int = 4000) -> KioskServer:
     """Small fast games; the PDP-1's thinking paced at 4,000 memory cycles a second: its first thought at
     the "fair" level, some 9,000 cycles, lasts over 2 s of wall time however fast the host (a pace only
-    slows), long enough to be touched 0.7 s after it began; a whole game thinks about 22 s."""
+    slows), long enough to be touched 0.7 s after it began; a whole game thinks about 22 s.  A test that
+    never touches the page while the PDP-1 thinks may set a faster ``think_rate``."""
     config = write_config(tmp_path / "kiosk", idle=idle, countdown=2, attract_pause=0.4,
-                          extra_kiosk="think_rate = 4000" + ("" if sound else "\nsound = false"))
+                          extra_kiosk=f"think_rate = {think_rate}" + ("" if sound else "\nsound = false"))
     text = config.read_text().replace("level = 3", "level = 1")
     if pie_rule:  # the PDP-1 opens and the visitor may swap
         text = text.replace('first = "visitor"', 'first = "pdp-1"\nvariants = ["pie-rule"]')
@@ -122,6 +124,39 @@ def _switch_languages(page, screen: Screen, state: str) -> None:
     assert visible_strings(page) == english
 
 
+def _double_tap_then_touch_while_thinking(page, screen: Screen, box: dict, name: str) -> int:
+    """A double tap plays one move (the seeds sown at once); then the PDP-1 thinks under its lit console, and
+    a touch while it thinks gets its hint.  Needs a game whose PDP-1 thinks for seconds: ``_server``'s pace
+    at the "fair" level.  Returns the pit played."""
+    played = page.evaluate(PLAYED)
+    # a pit whose last seed falls short of the store (an extra turn would skip the PDP-1's thinking)
+    pit = page.evaluate("""() => { const m = state.board.bottom.length;
+        return state.legal.find((p) => state.board.bottom[p - 1] % (2 * m + 1) !== m - p + 1); }""")
+    box_of_pit = page.locator(f'#bottom-row .pit.legal[data-pit="{pit}"]').bounding_box()
+    x, y = box_of_pit["x"] + box_of_pit["width"] / 2, box_of_pit["y"] + box_of_pit["height"] / 2
+    touched = time.monotonic()
+    page.touchscreen.tap(x, y)  # two touches in quick succession, as an eager finger does
+    page.touchscreen.tap(x, y)
+    page.wait_for_selector('body[data-phase="thinking"]')
+    # the console counts the thinking's 1960 seconds as its lights come
+    page.wait_for_function("lights !== null && lights.phase === 'thinking' && lights.seconds > 0")
+    assert page.inner_text("#console-status").startswith(EN["console.thinking"].split("{")[0])
+    assert page.locator("#console .lamp.on").count() > 0
+    _shot(page, f"{name}-sowing-and-thinking")
+    time.sleep(max(0.0, touched + 0.7 - time.monotonic()))  # a touch this long after the move is a new one
+    page.locator('#bottom-row .pit').last.tap()
+    page.wait_for_function(f"document.getElementById('detail').textContent === {EN['hint.thinking']!r}")
+    _shot(page, f"{name}-thinking-hint")
+    assert_layout(page, screen, "thinking")
+    assert board_box(page) == box
+    page.wait_for_selector('body[data-phase="your_turn"], body[data-phase="game_over"]')
+    _your_move(page) if page.locator('body[data-phase="your_turn"]').count() else None
+    time.sleep(0.5)  # a second move, had it been sent, would have been played by now
+    assert page.evaluate(PLAYED) == played + 1, "a double tap played two moves"
+    assert re.search(r"pdp-1 plays \d", page.inner_text("#paper"))
+    return pit
+
+
 # make test plays the whole game on the smallest screen (1280x800 at 10.1 inches, the worst case for
 # sizes, and the one with the countdown); the three others, at about 75 s each, run with
 # `make test-screens` (pytest -m screens), to keep make test within five minutes on two cores.
@@ -133,7 +168,9 @@ SCREEN_CASES = [pytest.param(s, id=s.name, marks=() if s.name.startswith("1280")
 def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_path, kalah_tape) -> None:
     page = browser_page
     page.set_viewport_size({"width": screen.width, "height": screen.height})
-    with _server(tmp_path, idle=8 if screen.name.startswith("1280") else 60) as server:
+    # thinking at 1960 speed: the touches while the PDP-1 thinks are the swap test's, the thinking's look on
+    # every screen test_page_states.py's
+    with _server(tmp_path, idle=8 if screen.name.startswith("1280") else 60, think_rate=200_000) as server:
         page.goto(server.url + "/")
 
         # attract mode: the PDP-1 plays a demonstration under its lit console; touch to play, the choices
@@ -183,28 +220,6 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         page.wait_for_function(f"document.getElementById('detail').textContent === {EN['hint.theirs']!r}")
         _shot(page, f"{screen.name}-06-hint-pdp1-side")
         assert_layout(page, screen, "hint: the PDP-1's side")
-
-        # a double tap: one move (the seeds sown at once), then the PDP-1 thinks under its console
-        played = page.evaluate(PLAYED)
-        box_of_pit = page.locator('#bottom-row .pit.legal').first.bounding_box()
-        x, y = box_of_pit["x"] + box_of_pit["width"] / 2, box_of_pit["y"] + box_of_pit["height"] / 2
-        page.touchscreen.tap(x, y)  # two touches in quick succession, as an eager finger does
-        page.touchscreen.tap(x, y)
-        page.wait_for_selector('body[data-phase="thinking"]')
-        _shot(page, f"{screen.name}-07-sowing-and-thinking")
-        page.wait_for_timeout(700)  # a touch this long after the move is a new one
-        page.locator('#bottom-row .pit').last.tap()
-        page.wait_for_function(f"document.getElementById('detail').textContent === {EN['hint.thinking']!r}")
-        _shot(page, f"{screen.name}-08-thinking-hint")
-        assert_layout(page, screen, "thinking")
-        assert board_box(page) == box
-        page.wait_for_function("parseFloat(document.getElementById('console-status').textContent.match(/[\\d.]+/)) > 0")
-        assert page.locator("#console .lamp.on").count() > 0
-        page.wait_for_selector('body[data-phase="your_turn"], body[data-phase="game_over"]')
-        _your_move(page) if page.locator('body[data-phase="your_turn"]').count() else None
-        time.sleep(0.5)  # a second move, had it been sent, would have been played by now
-        assert page.evaluate(PLAYED) == played + 1, "a double tap played two moves"
-        assert re.search(r"pdp-1 plays \d", page.inner_text("#paper"))
 
         # play the game out; the first empty pit touched gets its hint; every turn checked
         empty_hint = False
@@ -268,6 +283,8 @@ def test_the_swap_explained_a_reload_and_a_killed_pdp1(browser_page, tmp_path, k
     with _server(tmp_path, pie_rule=True, sound=False) as server:
         page.goto(server.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
+        page.locator('[data-choice="fair"]').tap()  # a level whose thinking lasts long enough to be touched
+        page.wait_for_selector('[data-choice="fair"].chosen')
         page.locator('[data-action="play"]').tap()
         page.wait_for_selector("#rules:not([hidden])")
         page.locator('[data-action="close-rules"]').tap()
@@ -286,8 +303,7 @@ def test_the_swap_explained_a_reload_and_a_killed_pdp1(browser_page, tmp_path, k
         assert page.locator('[data-action="swap"]').is_hidden() and board_box(page) == box
         assert "you swap." in page.inner_text("#paper")
         _shot(page, "swap-02-swapped")
-        number = page.locator("#bottom-row .pit.legal").first.get_attribute("data-pit")
-        page.locator("#bottom-row .pit.legal").first.tap()
+        number = _double_tap_then_touch_while_thinking(page, screen, box, "swap-03")
         page.wait_for_function(f"document.getElementById('paper').textContent.includes('your move? {number}')")
         _your_move(page)
         assert page.locator(".pit.last").count() == 1 and re.search(r"played pit \d", page.inner_text("#detail"))
