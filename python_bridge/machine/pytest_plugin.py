@@ -15,7 +15,8 @@ short as::
 ``pdp1`` is a started ``Simh`` (4,096 words, no multiply/divide, full speed), closed after the
 test whatever happened.  ``@pytest.mark.pdp1(memory_words=..., multiply_divide=..., timeout=...)``
 changes the machine; ``pdp1_factory`` starts more than one.  Without ``/usr/bin/pdp1`` the tests
-that use them are skipped with the reason.
+that use them fail, naming Debian's package: a skipped test would let a run pass that checked nothing.
+docs/testing-pdp1-programs.md is the guide, with a worked example in examples/gcd/.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pdp1_factory(request: pytest.FixtureRequest) -> Iterator[Callable[..., Simh]]:
     """``start(**settings)`` starts another emulated PDP-1; every one is closed after the test."""
     if not Path(PDP1_BINARY).exists():
-        pytest.skip(f"{PDP1_BINARY} is missing (Debian's simh package)")
+        pytest.fail(f"{PDP1_BINARY} is missing: install Debian's simh package (apt-get install simh)")
     started: list[Simh] = []
 
     def start(**settings: object) -> Simh:
