@@ -188,7 +188,7 @@ def test_a_stop_message_still_arriving_is_never_returned_as_output() -> None:
     """SIMH's stop message may arrive in pieces: a prefix of its words, or all of it but its CR LF
     (seen once in 230 kiosk soak games: 'Breakpoint, PC: 002432 (DAP 2440)' reached the transcript parser).
     Until the line is complete, only the program's output before it is ready."""
-    from python_bridge.machine.simh import _ready_length
+    from python_bridge.machine.simh_output import _ready_length
 
     for partial in ("Break", "Breakpoint", "Breakpoint, PC: 002432 (DAP 2440)", "Simulation stopped, PC: 000101"):
         assert _ready_length("your move? \r\n" + partial) == len("your move? "), partial

@@ -1,0 +1,182 @@
+"""The ``pdp1`` process: started on a pty, registered, reaped on every way out, and dying with its owner.
+
+Why a module of its own: a simulator that outlives its owner runs for weeks unseen (a kiosk, a
+test run), so starting and ending the process is kept apart from what is said to it.  Every
+``Simh`` is one of these; ``live_simulators`` lists the open ones (the tests check that none is
+left behind).
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import signal
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Self
+
+import pexpect
+
+from .simh_errors import SimhNotFound
+
+PDP1_BINARY = "/usr/bin/pdp1"
+PROMPT = "sim> "
+
+
+@dataclass(frozen=True)
+class MachineConfig:
+    """How the simulated PDP-1 is set up before a tape is read in.
+
+    ``throttle``: None for full speed, or SIMH's setting such as ``"2M"``
+    (instructions a second).  It is no way to 1960 speed: SIMH 3.8.1
+    calibrates it at full speed for the first few million instructions
+    after every ``run``/``cont`` and lets the typewriter's waits pass in no
+    host time, so 1960 pacing is done by stepping (see checking.pacing).  ``tto_time``: typewriter
+    output time per character in instructions (20000 at 200K gives the real
+    10 characters a second).  ``tti_time``: the keyboard poll interval in
+    instructions; one key can arrive per poll.
+    """
+
+    memory_words: int = 4096
+    multiply_divide: bool = False
+    throttle: str | None = None
+    tto_time: int = 10
+    tti_time: int = 100  # the program takes a key in about 20 instructions: a 5x margin
+
+    def commands(self) -> list[str]:
+        cmds = [
+            "set cpu 4k" if self.memory_words == 4096 else f"set cpu {self.memory_words // 1024}k",
+            "set cpu mdv" if self.multiply_divide else "set cpu nomdv",
+            f"deposit tto time {self.tto_time}",
+            f"deposit tti time {self.tti_time}",
+        ]
+        cmds.append(self.throttle_command())
+        return cmds
+
+    def throttle_command(self) -> str:
+        """The SIMH command that sets this speed (it may be given again while the machine is stopped)."""
+        return f"set throttle {self.throttle}" if self.throttle else "set nothrottle"
+
+
+FULL_SPEED = MachineConfig()
+# For a machine paced by stepping (the kiosk and the demonstration at 1960 speed): a throttle of
+# 2 million instructions a second, about twenty times 1960 speed, makes the PDP-1's keyboard loop cost a few
+# percent of a host core instead of all of one (measured: 4% against 80% idle), while ``step``
+# still runs exact instruction counts.  Weeks of an idle kiosk cost nothing.
+QUIET_SPEED = MachineConfig(throttle="2M")
+# For a machine that runs free but waits for a visitor's touch most of the time (the kiosk's fast mode):
+# set while the PDP-1 waits for a key, and taken off as a key is typed, so that its thinking runs flat out.
+IDLE_SPEED = MachineConfig(throttle="1M")
+
+_live: "weakref.WeakSet[SimhProcess]" = weakref.WeakSet()
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM, signal.SIGQUIT}  # held while a pdp1 is born and registered
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: ask Linux to SIGKILL pdp1 when its parent dies; take the parent's held signals back."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+@atexit.register
+def _close_all() -> None:
+    for sim in list(_live):
+        sim.close()
+
+
+class Closing:
+    """Closed when its ``with`` block ends, however the block ends.
+
+    Why a base: everything that holds a ``pdp1`` (the simulator, the Kalah
+    machine, the thinker, the proof machine, a recovering game) must reap it
+    on every way out, and each said so in the same three lines.
+    """
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SimhProcess(Closing):
+    """One ``pdp1`` process on a pty, ``-q`` (no banner): started, registered, and reaped by ``close``."""
+
+    def __init__(self, *, timeout: float, binary: str, cwd: str | os.PathLike[str] | None) -> None:
+        if not Path(binary).exists():
+            raise SimhNotFound(f"{binary} is missing: run `make setup` (it installs Debian's simh package)")
+        self.timeout = timeout
+        self.running = False
+        # Ctrl-C between the fork and ``_live.add`` would leave a pdp1 nobody closes: hold it until
+        # the child is registered (``close`` and the exit handler then reap it whatever happens next).
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            self.child = self._spawn(binary, timeout, cwd)
+            _live.add(self)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+    @staticmethod
+    def _spawn(binary: str, timeout: float, cwd: str | os.PathLike[str] | None) -> pexpect.spawn:
+        """The ``pdp1`` child on a pty, 200 columns wide, keystrokes sent without pexpect's delay."""
+        child = pexpect.spawn(
+            binary,
+            ["-q"],
+            encoding="latin-1",
+            timeout=timeout,
+            cwd=str(cwd) if cwd else None,
+            preexec_fn=_die_with_parent,
+            dimensions=(50, 200),
+        )
+        child.delaybeforesend = None  # 50 ms a keystroke otherwise
+        return child
+
+    # -- life cycle -------------------------------------------------------------------
+    @property
+    def pid(self) -> int:
+        return self.child.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.child.isalive()
+
+    def close(self) -> None:
+        """Stop the simulator and reap the process, whatever state it is in."""
+        child = self.child
+        if child.isalive():
+            try:
+                if self.running:
+                    child.sendcontrol("e")
+                    child.expect(PROMPT, timeout=1)
+                child.send("quit\r")
+                child.expect(pexpect.EOF, timeout=1)
+            except (pexpect.ExceptionPexpect, OSError):
+                pass
+        try:
+            child.close(force=True)
+        except (pexpect.ExceptionPexpect, OSError):
+            pass
+        self.running = False
+        _live.discard(self)
+
+    def kill(self) -> None:
+        """SIGKILL the process (used by tests of recovery)."""
+        if self.child.isalive():
+            os.kill(self.child.pid, signal.SIGKILL)
+
+
+
+def live_simulators() -> Iterator[SimhProcess]:
+    """The simulators this process has open (tests check none is left behind)."""
+    return iter(list(_live))
