@@ -39,11 +39,11 @@ check = $(PY) -m tools.tape check $(BUILD)/$(1).rim || { \
     echo "build: $(BUILD)/$(1).rim fails its check; punching it again from pdp1_src/"; \
     $(call assemble,$(2),$(1)) && $(PY) -m tools.tape check $(BUILD)/$(1).rim; }
 
-$(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py)
+$(BUILD)/kalah.rim: $(KALAH_SRC) $(wildcard tools/*.py tools/macro/*.py tools/papertape/*.py)
 	@mkdir -p $(BUILD)
 	@$(call assemble,$(KALAH_SRC),kalah)
 
-$(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py)
+$(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py tools/papertape/*.py)
 	@mkdir -p $(BUILD)
 	@$(call assemble,$(PROVE_SRC),prove)
 

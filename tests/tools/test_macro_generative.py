@@ -34,7 +34,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 from tests.tools import compare_assemblers as ca
 
 COUNT = int(os.environ.get("MACRO_FUZZ_COUNT", "300"))

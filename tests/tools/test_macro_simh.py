@@ -122,7 +122,7 @@ def test_tape_loads_and_runs(how: str, programs: dict[str, Program], tmp_path: P
 @pytest.mark.simh
 def test_block_loader_lands_at_7751(programs: dict[str, Program], tmp_path: Path) -> None:
     """Read-in leaves macro1's loader in 7751-7775, exactly as the tape carries it."""
-    from tools.macro.punch import BLOCK_LOADER
+    from tools.papertape import MACRO1_LOADER as BLOCK_LOADER
 
     output = run_simh(tmp_path, programs["block"].tape or b"",
                       ["attach ptr t.rim", "boot ptr"], "7751-7775")

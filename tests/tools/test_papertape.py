@@ -14,9 +14,22 @@ import pytest
 
 from tests.tools.tape_support import assemble, run_simh
 from tools.papertape import (
-    MACRO1_LOADER, ChecksumError, LoaderError, MissingStartError, RecordTypeError,
-    Tape, TapeError, TapeWriter, TruncatedTapeError, frames_of,
-    ones_complement_sum, parse_tape, read_tape, write_block_tape, write_rim)
+    MACRO1_LOADER,
+    ChecksumError,
+    LoaderError,
+    MissingStartError,
+    RecordTypeError,
+    Tape,
+    TapeError,
+    TapePunch,
+    TruncatedTapeError,
+    frames_of,
+    ones_complement_sum,
+    parse_tape,
+    read_tape,
+    write_block_tape,
+    write_rim,
+)
 
 # A small real program: labels, a literal pool, origins going back and forth, a run
 # across a 0100 boundary, text. It starts with hlt so that `boot ptr` stops at once.
@@ -144,7 +157,7 @@ def test_start_without_address_punches_no_transfer_word(tmp_path: Path) -> None:
 def test_several_start_statements(tmp_path: Path) -> None:
     source = ("/ two programs\n100/\n\tlaw 5\n\tstart 100\n"
               "/ second title\n200/\n\tlaw 6\n\tstart 200\n")
-    writer = TapeWriter()
+    writer = TapePunch.new_tape()
     writer.word(0o100, 0o700005)
     writer.start(0o100)
     writer.word(0o200, 0o700006)

@@ -17,9 +17,20 @@ import pytest
 from tests.tools.tape_support import run_simh
 from tools.macro import assemble
 from tools.papertape import (
-    DIO, GAP_FRAMES, JMP, LEADER_FRAMES, LOADER_ORIGIN, MACRO1_LOADER, TapeWriter, _relocated, frames_of,
-    parse_tape, read_tape, write_block_tape, write_rim,
+    DIO,
+    GAP_FRAMES,
+    JMP,
+    LEADER_FRAMES,
+    LOADER_ORIGIN,
+    MACRO1_LOADER,
+    TapePunch,
+    frames_of,
+    parse_tape,
+    read_tape,
+    write_block_tape,
+    write_rim,
 )
+from tools.papertape.reader import _relocated
 
 PROGRAM = """/ tape kinds
 100/
@@ -53,7 +64,7 @@ def rim_records(words: list[tuple[int, int]]) -> bytes:
 def with_loader(loader: list[tuple[int, int]], origin: int, program_words: dict[int, int], start: int,
                 *, stages: list[tuple[dict[int, int], int]] = ()) -> bytes:
     """A block tape whose RIM part is ``loader`` (jmp ``origin``), then blocks as macro1 punches them."""
-    writer = TapeWriter(loader=False)
+    writer = TapePunch.new_tape(loader=False)
     for words, transfer in stages:
         for address, word in words.items():
             writer.word(address, word)

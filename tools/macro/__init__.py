@@ -12,8 +12,8 @@ Command line (same switches as macro1, plus ``-o DIR``)::
 
 The package: ``assembler`` (the passes, statements, symbols, errors),
 ``pseudo_ops``, ``macros``, ``expressions``, ``scanner`` (line buffer and
-lexer), ``symbols`` (the table and built-in symbols), ``listing``, ``punch``
-(tape format), ``symtape`` (symbol tapes), ``source`` (input chunking),
+lexer), ``symbols`` (the table and built-in symbols), ``listing``, the tape
+punched with ``tools.papertape``'s one punch, ``symtape`` (symbol tapes), ``source`` (input chunking),
 ``charset`` (macro1's FIO-DEC table), ``messages`` (diagnostics), ``options``,
 ``program`` (the result and ``assemble``), ``cli``, ``bench``.
 """

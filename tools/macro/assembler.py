@@ -16,22 +16,53 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from tools.papertape.punch import TapePunch
+
 from . import messages
 from .expressions import MASK18, ExpressionMixin, wrap32
-from .listing import LINE_LOC, LINE_LOC_VAL, LINE_VAL, LINES_PER_PAGE, ListingMixin, octal
+from .listing import (
+    LINE_LOC,
+    LINE_LOC_VAL,
+    LINE_VAL,
+    LINES_PER_PAGE,
+    ListingMixin,
+    octal,
+)
 from .macros import MAX_MACROS, MacroCall, MacroDefinition, MacroMixin
 from .messages import Diagnostic, Fatal
 from .options import Options
 from .pseudo_ops import ADDRESS_MASK, MAX_CONSTANT_BLOCKS, PseudoOpMixin
-from .punch import TapePunch
 from .scanner import (
-    BUFFER_SIZE, COMMA, CR, EQUALS, FF, IS_BLANK, IS_DIGIT, IS_DONE, IS_END, SLASH, TAB,
+    BUFFER_SIZE,
+    COMMA,
+    CR,
+    EQUALS,
+    FF,
+    IS_BLANK,
+    IS_DIGIT,
+    IS_DONE,
+    IS_END,
+    SLASH,
+    TAB,
     ScannerMixin,
 )
 from .source import SourceFiles
 from .symbols import (
-    DEFFIX, DEFINED, DUPLICATE, LABEL, PERMANENT_SYMBOLS, PSEUDO, PSEUDO_OPS, UNDEFINED, Symbol,
-    SymbolTable, is_defined, is_macro, is_not_redefinable, is_pseudo, permanent_symbols_text,
+    DEFFIX,
+    DEFINED,
+    DUPLICATE,
+    LABEL,
+    PERMANENT_SYMBOLS,
+    PSEUDO,
+    PSEUDO_OPS,
+    UNDEFINED,
+    Symbol,
+    SymbolTable,
+    is_defined,
+    is_macro,
+    is_not_redefinable,
+    is_pseudo,
+    permanent_symbols_text,
 )
 from .symtape import punch_symbol_tape, read_symbol_tape
 
@@ -61,7 +92,7 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin, PseudoOpMixin, Macr
         first = files[0][0]                  # messages name the first file, sans folders
         self.filename = first[max(first.rfind("/"), first.rfind("\\")) + 1:]
         self.symtab = SymbolTable()
-        self.punch = TapePunch(self.options.rim)
+        self.punch = TapePunch(self.options.rim, enabled=False)  # pass 1 punches nothing
         self.no_symbol = Symbol()
         # output
         self.listing: list[str] = []

@@ -19,12 +19,37 @@ from typing import TYPE_CHECKING
 
 from . import charset, messages
 from .scanner import (
-    AMPERSAND, BANG, COLON, COMMA, DOT, EQUALS, IS_DIGIT, IS_END, LBRACKET, LPAREN, MINUS,
-    NL, PLUS, RBRACKET, RPAREN, SLASH, SPACE, STAR, TAB,
+    AMPERSAND,
+    BANG,
+    COLON,
+    COMMA,
+    DOT,
+    EQUALS,
+    IS_DIGIT,
+    IS_END,
+    LBRACKET,
+    LPAREN,
+    MINUS,
+    NL,
+    PLUS,
+    RBRACKET,
+    RPAREN,
+    SLASH,
+    SPACE,
+    STAR,
+    TAB,
 )
 from .symbols import (
-    DEFINED, OP_CHAR, OP_DECIMAL, OP_FLEXO, OP_OCTAL, PSEUDO, is_defined, is_epseudo,
-    is_macro, is_pseudo,
+    DEFINED,
+    OP_CHAR,
+    OP_DECIMAL,
+    OP_FLEXO,
+    OP_OCTAL,
+    PSEUDO,
+    is_defined,
+    is_epseudo,
+    is_macro,
+    is_pseudo,
 )
 
 if TYPE_CHECKING:

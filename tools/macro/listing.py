@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .symbols import DEFINED, REDEFINED, UNDEFINED, is_fixed, is_macro, is_pseudo, is_epseudo
+from .symbols import (
+    DEFINED,
+    REDEFINED,
+    UNDEFINED,
+    is_epseudo,
+    is_fixed,
+    is_macro,
+    is_pseudo,
+)
 
 if TYPE_CHECKING:
     from .assembler import Assembler

@@ -10,14 +10,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tools.papertape.format import JMP
+
 from . import charset
 from .expressions import LOWER_SHIFT, MASK18, UPPER_SHIFT
 from .listing import LINE_LOC, LINE_VAL
 from .messages import Fatal
-from .punch import JMP
 from .scanner import COMMA, CR, IS_DONE, NL, SPACE
 from .symbols import (
-    OP_CONSTANTS, OP_DEFINE, OP_EXPUNGE, OP_NOINPUT, OP_REPEAT, OP_START, OP_TEXT, OP_VARIABLES,
+    OP_CONSTANTS,
+    OP_DEFINE,
+    OP_EXPUNGE,
+    OP_NOINPUT,
+    OP_REPEAT,
+    OP_START,
+    OP_TEXT,
+    OP_VARIABLES,
 )
 
 if TYPE_CHECKING:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tools.papertape.format import DIO, JMP, WORD_MASK
+from tools.papertape.punch import TapePunch
+
 from . import charset
-from .punch import DIO, JMP, MASK18, TapePunch
 from .symbols import SymbolTable, is_fixed, is_macro, is_pseudo
 
 OP_CODE = 0o760000
@@ -29,7 +31,7 @@ _NAME_CHARS: dict[int, str] = {
 def permute(word: int) -> int:
     """Swap the zone bits of a three-character name word (its own inverse)."""
     zones = word & 0o202020
-    zones = ((zones << 1) & MASK18) | ((zones >> 17) & 1)
+    zones = ((zones << 1) & WORD_MASK) | ((zones >> 17) & 1)
     return word ^ zones ^ 0o400000
 
 
@@ -104,8 +106,8 @@ def read_symbol_tape(data: bytes) -> list[tuple[str, int]]:
             total += value
             start += 1
         checksum = take()
-        if total & ~MASK18:
-            total = (total & MASK18) + (total >> 18)
+        if total & ~WORD_MASK:
+            total = (total & WORD_MASK) + (total >> 18)
             if total & 0o1000000:
                 total += 1
         if checksum != total:

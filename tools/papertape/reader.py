@@ -1,241 +1,37 @@
-"""Read and write PDP-1 paper tapes byte for byte as Debian's macro1 (simh 3.8.1) punches them.
-
-A tape is a sequence of 8-bit frames. Only frames with the 0200 hole carry data: their
-low 6 bits, three frames to an 18-bit word, high bits first. Blank (000) frames are
-leader, gaps and trailer. macro1 punches two formats:
-
-RIM (``macro1 -r``)::
-
-    240 blank frames | dio A, word | dio A, word | ... | jmp start | 1 blank frame
-
-Block-loader tape (the default)::
-
-    240 blank frames
-    the 21-word block loader in RIM form: dio 7751, word ... dio 7775, word | jmp 7751
-    5 blank frames
-    per block: dio first | dio last+1 | up to 64 words | checksum | 5 blank frames
-    jmp start | 1 blank frame
-
-The checksum is the ones'-complement (end-around carry) sum of every word of the block
-including both ``dio`` words. Blocks never cross a 0100-word boundary: macro1 closes a
-block when the next word is not adjacent, or its address is a multiple of 0100. A block
-ending at 7777 is announced as ``dio 10000``, i.e. 330000. With ``noinput`` the loader
-is left out (but not the 5 blank frames after it). A ``start`` with no address punches
-no transfer word.
-
-Writing (``write_rim``, ``write_block_tape``, or ``TapeWriter`` for punching word by
-word in assembly order) reproduces macro1's bytes for the same words in the same order.
-Reading (``read_tape``, or ``parse_tape`` to get what could be read from a damaged tape)
-reads what the hardware's read-in and SIMH's ``boot ptr`` read (see "reading" below:
-frames without the 0200 hole are passed over, the loader is recognised by its code) and
-checks everything the format allows: checksums, record types, truncation, the loader's
-words, and the transfer word. Every error is a ``TapeError`` subclass that carries the
-frame offset where the problem is; what read-in passes over is listed in ``Tape.notes``.
-"""
+"""Reading a PDP-1 paper tape as the hardware's read-in and SIMH's ``boot ptr`` read it, checking everything
+the format allows (see the package's docstring for the formats)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from tools.disasm import disassemble
 
-WORD_MASK = 0o777777
-ADDRESS_MASK = 0o7777
-DATA_HOLE = 0o200
-DIO = 0o320000
-JMP = 0o600000
-OPCODE_MASK = 0o760000      # opcode bits 0-4
-
-LEADER_FRAMES = 240         # macro1's "2 feet of leader"
-GAP_FRAMES = 5              # after the loader and after every block
-TRAILER_FRAMES = 1
-MAX_BLOCK_WORDS = 0o100
-BLOCK_ALIGNMENT_MASK = 0o77
-
-LOADER_ORIGIN = 0o7751
-LOADER_REGION = range(0o7751, 0o10000)  # the loader plus its two variables ck, en1
-# The block loader macro1 punches in RIM form at 7751-7775 (its variables ck and en1
-# live at 7776 and 7777). It reads a block, sums it and halts on a bad checksum.
-MACRO1_LOADER: tuple[int, ...] = (
-    0o730002,   # in,  rpb
-    0o327760,   #      dio a
-    0o107760,   #      xct a        (a block's "dio first", or the final "jmp start")
-    0o327776,   #      dio ck
-    0o730002,   #      rpb
-    0o327777,   #      dio en1
-    0o730002,   # b,   rpb
-    0o000000,   # a,   (dio first, then incremented)
-    0o217760,   #      lac i a
-    0o407776,   #      add ck
-    0o247776,   #      dac ck
-    0o447760,   #      idx a
-    0o527777,   #      sas en1
-    0o607757,   #      jmp b
-    0o207776,   #      lac ck
-    0o407777,   #      add en1
-    0o730002,   #      rpb
-    0o327776,   #      dio ck
-    0o527776,   #      sas ck
-    0o760400,   #      hlt
-    0o607751,   #      jmp in
+from .format import (
+    _LOADER_DATA_WORD,
+    _RELOCATABLE,
+    ADDRESS_MASK,
+    DATA_HOLE,
+    DIO,
+    JMP,
+    LOADER_ORIGIN,
+    LOADER_SPAN,
+    LOADER_WORDS,
+    MACRO1_LOADER,
+    MAX_BLOCK_WORDS,
+    OPCODE_MASK,
+    READ_IN_OPCODES,
+    WORD_MASK,
+    ChecksumError,
+    LoaderError,
+    MissingStartError,
+    RecordTypeError,
+    TapeError,
+    TruncatedTapeError,
+    ones_complement_sum,
 )
-
-Words = Mapping[int, int] | Iterable[tuple[int, int]]
-
-
-# ----------------------------------------------------------------------------- errors
-
-class TapeError(Exception):
-    """A tape that cannot be read as macro1 punches it. ``offset`` is the frame (byte)
-    offset from the start of the tape where the problem was found."""
-
-    def __init__(self, offset: int, message: str) -> None:
-        super().__init__(f"frame {offset} (octal {offset:o}): {message}")
-        self.offset = offset
-        self.detail = message
-
-
-class ChecksumError(TapeError):
-    """A block's punched checksum differs from the sum of its words."""
-
-
-class TruncatedTapeError(TapeError):
-    """The tape ends (or a word is cut by a blank frame) in the middle of a record."""
-
-
-class MissingStartError(TruncatedTapeError):
-    """The tape ends without the final ``jmp start`` transfer word."""
-
-
-class RecordTypeError(TapeError):
-    """A word that is not the record the format expects at that place (e.g. not
-    ``dio``/``jmp`` in RIM, a bad block header, a block of impossible length)."""
-
-
-class LoaderError(TapeError):
-    """The RIM-form loader on a block tape differs from macro1's (it has no checksum,
-    so this is the only way to see damage in it)."""
-
-
-# --------------------------------------------------------------------------- writing
-
-def frames_of(word: int) -> bytes:
-    """The three data frames of an 18-bit word, high 6 bits first, each with the 0200 hole."""
-    return bytes((DATA_HOLE | (word >> shift) & 0o77) for shift in (12, 6, 0))
-
-
-def ones_complement_sum(words: Iterable[int]) -> int:
-    """macro1's block checksum: the 18-bit ones'-complement sum with end-around carry.
-
-    Note that a non-zero sum congruent to 0 comes out as 777777 (minus zero), exactly as
-    macro1 punches it; see ``ReadInHazard``.
-    """
-    total = sum(words)
-    while total > WORD_MASK:
-        total = (total & WORD_MASK) + (total >> 18)
-    return total
-
-
-def _pairs(words: Words) -> Iterable[tuple[int, int]]:
-    return words.items() if isinstance(words, Mapping) else words
-
-
-class TapeWriter:
-    """Punch a tape word by word, as macro1 does while it assembles.
-
-    Words are punched in the order given (not sorted): macro1's block boundaries depend
-    on that order. ``start()`` closes the current block and punches ``jmp address``
-    (``None`` punches nothing, like a bare ``start``); ``finish()`` closes the last block,
-    adds the trailer and returns the bytes. Several ``start()`` calls give several
-    programs on one tape, as several ``start`` statements do in macro1.
-    """
-
-    def __init__(self, *, rim: bool = False, loader: bool = True) -> None:
-        self.rim = rim
-        self._out = bytearray(LEADER_FRAMES)
-        self._block_first = 0
-        self._block: list[int] = []
-        self._finished = False
-        if not rim:
-            if loader:
-                for offset, word in enumerate(MACRO1_LOADER):
-                    self._punch_rim(LOADER_ORIGIN + offset, word)
-                self._out += frames_of(JMP | LOADER_ORIGIN)
-            self._out += bytes(GAP_FRAMES)
-
-    def word(self, address: int, value: int) -> None:
-        """Punch ``value`` to be loaded at ``address``."""
-        self._check_open()
-        if not 0 <= address <= ADDRESS_MASK:
-            raise ValueError(f"address out of range: {address!r}")
-        if not 0 <= value <= WORD_MASK:
-            raise ValueError(f"not an 18-bit word: {value!r}")
-        if self.rim:
-            self._punch_rim(address, value)
-            return
-        if (address & BLOCK_ALIGNMENT_MASK) == 0 or (
-                self._block and address != self._block_first + len(self._block)):
-            self._flush()
-        if not self._block:
-            self._block_first = address
-        self._block.append(value)
-
-    def start(self, address: int | None) -> None:
-        """Close the current block and punch the transfer word ``jmp address``."""
-        self._check_open()
-        self._flush()
-        if address is not None:
-            self._out += frames_of(JMP | (address & ADDRESS_MASK))
-
-    def finish(self) -> bytes:
-        """Close the last block, punch the trailer and return the whole tape."""
-        self._check_open()
-        self._flush()
-        self._out += bytes(TRAILER_FRAMES)
-        self._finished = True
-        return bytes(self._out)
-
-    def _check_open(self) -> None:
-        if self._finished:
-            raise RuntimeError("tape already finished")
-
-    def _punch_rim(self, address: int, value: int) -> None:
-        self._out += frames_of(DIO | address) + frames_of(value)
-
-    def _flush(self) -> None:
-        if not self._block:
-            return
-        # The end address is not masked: a block ending at 7777 says "dio 10000" (330000).
-        record = [DIO | self._block_first, DIO | (self._block_first + len(self._block))]
-        record += self._block
-        record.append(ones_complement_sum(record))
-        for word in record:
-            self._out += frames_of(word)
-        self._out += bytes(GAP_FRAMES)
-        self._block = []
-
-
-def write_rim(words: Words, start: int | None) -> bytes:
-    """A pure RIM tape (``macro1 -r``) of ``words`` ({address: word} or (address, word)
-    pairs, punched in the order given) ending with ``jmp start``."""
-    writer = TapeWriter(rim=True)
-    for address, value in _pairs(words):
-        writer.word(address, value)
-    writer.start(start)
-    return writer.finish()
-
-
-def write_block_tape(words: Words, start: int | None, *, loader: bool = True) -> bytes:
-    """A block-loader tape (macro1's default) of ``words`` ({address: word} or
-    (address, word) pairs, punched in the order given) ending with ``jmp start``.
-    ``loader=False`` leaves the loader out, as macro1's ``noinput`` does."""
-    writer = TapeWriter(loader=loader)
-    for address, value in _pairs(words):
-        writer.word(address, value)
-    writer.start(start)
-    return writer.finish()
-
+from .records import Block, ReadInHazard, RimRecord, Tape
 
 # --------------------------------------------------------------------------- reading
 #
@@ -250,134 +46,6 @@ def write_block_tape(words: Words, start: int | None, *, loader: bool = True) ->
 # ``dio first / dio last+1 / words / checksum`` until a ``jmp``.  A jmp into a routine loaded
 # just below the loader runs that routine into the loader, which reads on (BLINKY clears
 # core that way).  A loader that is not recognised is reported, and what it reads is not.
-
-DAC = 0o240000
-READ_IN_OPCODES = (DIO, DAC)
-LOADER_WORDS = len(MACRO1_LOADER)           # 21, then its two variables
-LOADER_SPAN = LOADER_WORDS + 2
-_LOADER_DATA_WORD = 7                       # ``a``: overwritten by the loader before it is used
-_RELOCATABLE = {0o10, 0o20, 0o22, 0o24, 0o26, 0o32, 0o40, 0o44, 0o52, 0o60}  # xct lac lio dac dap dio add idx sas jmp
-
-
-@dataclass(frozen=True)
-class RimRecord:
-    """One ``dio address`` / word pair of a RIM tape or of a block tape's loader."""
-    address: int
-    word: int
-    offset: int          # frame offset of the dio word
-
-
-@dataclass(frozen=True)
-class Block:
-    """One block of a block-loader tape. ``last`` is the last address loaded (inclusive)."""
-    first: int
-    last: int
-    words: tuple[int, ...]
-    checksum: int        # as punched
-    computed: int        # as summed from the tape
-    offset: int          # frame offset of the block's first dio word
-
-    @property
-    def ok(self) -> bool:
-        return self.checksum == self.computed
-
-    @property
-    def addresses(self) -> range:
-        return range(self.first, self.first + len(self.words))
-
-
-@dataclass(frozen=True)
-class ReadInHazard:
-    """A tape that is intact and loads with SIMH's ``load -b``, but that a real PDP-1's
-    read-in (and SIMH's ``boot ptr``, which runs the punched loader) would not load."""
-    offset: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"frame {self.offset} (octal {self.offset:o}): {self.message}"
-
-
-LOADER_KINDS = {
-    "macro1": "macro1's block loader",
-    "dec": "the block loader, its working word 7760 punched non-zero (as on many real tapes)",
-    "moved": "macro1's block loader, moved",
-    "unknown": "code of the tape's own, not a loader recognised here: what it reads is not checked",
-}
-
-
-@dataclass
-class Tape:
-    """Everything read from a tape. ``errors`` is empty for a sound tape; ``read_tape``
-    raises the first one instead of returning.  ``notes`` are things the hardware passes
-    over (frames without the 0200 hole, words after the last transfer) that a reader of
-    the tape may want to know about."""
-    format: str                          # "rim" or "block"
-    length: int                          # frames in the file
-    leader: int = 0                      # blank frames before the first data frame
-    has_loader: bool = False             # block tape with a RIM-form loader in front
-    loader: tuple[RimRecord, ...] = ()   # that loader's records
-    loader_start: int | None = None      # its jmp (7751 for macro1's)
-    loader_kind: str | None = None       # a key of LOADER_KINDS
-    records: tuple[RimRecord, ...] = ()  # a RIM tape's data records
-    blocks: list[Block] = field(default_factory=list)
-    start: int | None = None             # the transfer address (jmp start)
-    start_offset: int | None = None
-    trailer: int = 0                     # blank frames after the transfer word
-    errors: list[TapeError] = field(default_factory=list)
-    hazards: list[ReadInHazard] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    @property
-    def loader_is_macro1(self) -> bool:
-        return self.loader_kind == "macro1"
-
-    @property
-    def loader_region(self) -> range:
-        origin = self.loader_start if self.loader_start is not None else LOADER_ORIGIN
-        return range(origin, origin + LOADER_SPAN)
-
-    def loader_summary(self) -> str:
-        """A few words for ``check``: which loader reads this tape."""
-        if self.loader_kind is None:
-            return "read in directly (no loader)" if self.format == "rim" else "no loader on the tape"
-        return {"macro1": "macro1's loader", "dec": "the block loader, word 7760 punched non-zero",
-                "moved": f"macro1's loader moved to {self.loader_region.start:04o}",
-                "unknown": f"code of its own at {self.loader_region.start:04o}"}[self.loader_kind]
-
-    def describe_loader(self) -> str:
-        text = LOADER_KINDS.get(self.loader_kind or "", "")
-        if self.loader_kind in ("dec", "moved"):
-            word = {r.address: r.word for r in self.loader}.get(self.loader_region.start + _LOADER_DATA_WORD)
-            if self.loader_kind == "moved":
-                text += f" to {self.loader_region.start:04o}"
-            if word:
-                text += f"; word {self.loader_region.start + _LOADER_DATA_WORD:04o} punched {word:06o}"
-        return text
-
-    @property
-    def memory(self) -> dict[int, int]:
-        """The program's memory image {address: word}: RIM records or block words, later
-        ones overwriting earlier ones. The loader of a block tape is not included."""
-        image: dict[int, int] = {}
-        for record in self.records:
-            image[record.address] = record.word
-        for block in self.blocks:
-            for address, word in zip(block.addresses, block.words):
-                image[address & ADDRESS_MASK] = word
-        return image
-
-    def core(self) -> dict[int, int]:
-        """Memory as SIMH's ``load -b`` leaves it: the loader's words, then the program."""
-        image = {record.address: record.word for record in self.loader}
-        image.update(self.memory)
-        return image
-
-    def word_count(self) -> int:
-        return len(self.records) + sum(len(block.words) for block in self.blocks)
 
 
 @dataclass(frozen=True)
