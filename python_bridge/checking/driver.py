@@ -174,6 +174,18 @@ class FrontEnd:
 
 
 @dataclass
+class _MachineRun:
+    """What the driver knows of the emulator it drives now, made afresh with each emulator (``start``,
+    a restore) and in no other place: a new emulator starts from nothing the last one knew."""
+
+    lost: bool = False  # it failed: the next game needs a fresh emulator
+    slowed: bool = False  # it runs at the driver's ``waiting_config`` now
+    asked: bool = False  # the PDP-1 has asked for a key and none is typed yet
+    continued_at: float = 0.0  # when a look at the keyboard loop last continued it
+    parser: TranscriptParser = field(default_factory=TranscriptParser)  # its typewriter output, read so far
+
+
+@dataclass
 class GameDriver(Closing):
     """Plays whole games of the Kalah program on one emulator at a time; the interface is the module's."""
 
@@ -200,16 +212,11 @@ class GameDriver(Closing):
     read_in_instructions: int = field(default=0, init=False)  # the last read-in's, when drawn
     probe_started: float | None = field(default=None, init=False)  # a look at the keyboard loop under way since
     probe_problem: str | None = field(default=None, init=False)  # what the last look found wrong
-    _parser: TranscriptParser = field(default_factory=TranscriptParser, init=False)
+    _run: _MachineRun = field(default_factory=_MachineRun, init=False)  # the emulator now driven
     _pending_keys: str | None = field(default=None, init=False)  # typed for the visitor, not yet answered
     _restarts_before_game: int = field(default=0, init=False)  # made between games: the next game's record
-    _machine_lost: bool = field(default=False, init=False)  # the next game needs a fresh emulator
     _resume: bool = field(default=False, init=False)  # the next play_game goes on with the checker's game
     _playing: bool = field(default=False, init=False)  # inside play_game: failures are restored there
-    _continued_at: float = field(default=0.0, init=False)
-    _thinking: Thought | None = field(default=None, init=False)
-    _slowed: bool = field(default=False, init=False)  # the machine runs at ``waiting_config`` now
-    _asked: bool = field(default=False, init=False)  # the PDP-1 has asked for a key and none is typed yet
 
     def __post_init__(self) -> None:
         self._symbols = symbols = program_symbols()
@@ -239,8 +246,7 @@ class GameDriver(Closing):
         ``start_address``, and hears the reader's position in frames as it goes.
         """
         self.close()
-        self._machine_lost = False
-        self._slowed = self._asked = False
+        self._run = _MachineRun()
         stepped = (LOADER_START, start_address) if reader is not None else ()  # the read-in's own stops
         self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout,
                                     breakpoints=stepped + self.breakpoints)
@@ -269,14 +275,13 @@ class GameDriver(Closing):
         Raises ``CrossCheckMismatch`` on any difference with the reference,
         and ``SimhError`` when the machine cannot be restored.
         """
-        if self.machine is None or self._machine_lost:
+        if self.machine is None or self._run.lost:
             self.start()
         self.game_restarts, self._restarts_before_game = self._restarts_before_game, 0
         resume, self._resume = self._resume, False
         if not resume:
-            self.checker, self.transcript, self.thoughts = None, "", []
-            self._pending_keys = None
-            self._parser = TranscriptParser()
+            self._new_record(None)
+            self._run.parser = TranscriptParser()
         self._playing = True
         try:
             try:
@@ -286,8 +291,7 @@ class GameDriver(Closing):
                     raise
                 self._lost(failure, BEFORE_TITLE)  # nothing to restore: the game starts again, once
                 self.start()
-                self._parser = TranscriptParser()
-                self.transcript = ""
+                self._new_record(None)
                 return self._play_restoring(False)
         finally:
             self._playing = False
@@ -300,7 +304,7 @@ class GameDriver(Closing):
         if panel is not None:
             self.panel = panel
         self._resume = False
-        if self.machine is None or self._machine_lost:
+        if self.machine is None or self._run.lost:
             self.start()
             return
         try:
@@ -322,7 +326,7 @@ class GameDriver(Closing):
             else:
                 sim.clear_breakpoint(self._shbd)
             self.machine.panel = self.panel
-            self._asked = False
+            self._run.asked = False
             sim.go(START_ADDRESS)
         except (SimhError, OSError) as failure:
             self._lost(failure, BETWEEN_GAMES)
@@ -336,13 +340,17 @@ class GameDriver(Closing):
         checker = checker_from_record(title, record)
         if checker.finished:
             return False
-        self.checker, self.transcript, self.thoughts = checker, "", []
-        self._pending_keys = None
+        self._new_record(checker)
         self.panel = PanelSettings(pits=title.pits, seeds=title.seeds, depth=title.level, variants=title.variants,
                                    pdp1_first=title.first == "pdp-1", brief=self.panel.brief)
         self._restore(checker)
         self._resume = True
         return True
+
+    def _new_record(self, checker: CrossChecker | None) -> None:
+        """A game's own record begins (``checker``: a saved game's, resumed): nothing of the last one stays."""
+        self.checker, self.transcript, self.thoughts = checker, "", []
+        self._pending_keys = None
 
     def outcome(self) -> GameOutcome | None:
         """The game so far (its end included once checked), or None before its title."""
@@ -383,15 +391,13 @@ class GameDriver(Closing):
                 if attempt == self.restore_tries:
                     raise
                 self.pacer.sleep(RESTORE_PAUSE)
-        self._machine_lost = False
-        self._slowed = self._asked = False
-        self._parser = TranscriptParser()
+        self._run = _MachineRun()
         self.front.restored()
 
     def _lost(self, failure: BaseException, when: str) -> None:
         """An emulator failed where no game needs restoring: the next game starts on a fresh one."""
         self._count_restart(between_games=when == BETWEEN_GAMES)
-        self._machine_lost = True
+        self._run.lost = True
         record = format_record(self.checker.game.record) if self.checker is not None else ""
         self.front.failed(Failure(_first_line(failure), when, record))
 
@@ -416,7 +422,7 @@ class GameDriver(Closing):
             for line in text.splitlines(keepends=True):
                 self.front.echo(line)
                 offered = False
-                for event in self._parser.feed(line):
+                for event in self._run.parser.feed(line):
                     offered = self._on_event(event, line) or offered
                 self.transcript += line  # a line joins the transcript once its events are checked
                 if offered:
@@ -453,7 +459,7 @@ class GameDriver(Closing):
             self.thoughts[-1].choice = f"pit {event.pit}" if isinstance(event, Move) else "swap"
         self.front.event(event, checker)
         if isinstance(event, (Prompt, NewGameOffer)):
-            self._asked = True  # it waits in its keyboard loop now: looks at the keyboard may stop it
+            self._run.asked = True  # it waits in its keyboard loop now: looks at the keyboard may stop it
         if isinstance(event, Prompt):
             self._answer(checker)
         elif isinstance(event, NewGameOffer):
@@ -472,16 +478,16 @@ class GameDriver(Closing):
     def _type(self, keys: str) -> None:
         """Type, no sooner than ``KEY_AFTER_CONT`` after a look at the keyboard loop continued the machine
         (and, if it was slowed for the wait, once it is back at its own speed)."""
-        if self._slowed and not self.panel.brief:  # (in the brief form the next stop at shbd speeds it up)
+        if self._run.slowed and not self.panel.brief:  # (in the brief form the next stop at shbd speeds it up)
             sim = self.sim
             sim.stop()
             self._set_speed(sim, waiting=False)
             sim.cont()
-            self._continued_at = time.monotonic()
-        wait = self._continued_at + KEY_AFTER_CONT - time.monotonic()
+            self._run.continued_at = time.monotonic()
+        wait = self._run.continued_at + KEY_AFTER_CONT - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-        self._asked = False
+        self._run.asked = False
         self.sim.type(keys)
 
     # -- the thinking -----------------------------------------------------------------------------
@@ -522,15 +528,15 @@ class GameDriver(Closing):
     @property
     def slowed(self) -> bool:
         """Whether the machine runs at ``waiting_config``'s speed now (the PDP-1 waiting for the visitor)."""
-        return self._slowed
+        return self._run.slowed
 
     def _set_speed(self, sim: Simh, waiting: bool) -> None:
         """On the stopped machine: ``waiting_config``'s speed while the PDP-1 waits for the visitor, its
         own otherwise (nothing to do without a ``waiting_config``, or when it is at that speed already)."""
-        if self.waiting_config is None or waiting == self._slowed:
+        if self.waiting_config is None or waiting == self._run.slowed:
             return
         sim.command((self.waiting_config if waiting else self.config).throttle_command())
-        self._slowed = waiting
+        self._run.slowed = waiting
 
     # -- while the visitor decides ----------------------------------------------------------------
     def look_at_keyboard(self, look: Callable[[Simh], None] | None = None) -> None:
@@ -542,7 +548,7 @@ class GameDriver(Closing):
         for the next game after it.  The next key is typed no sooner than
         ``KEY_AFTER_CONT`` after the ``cont``.
         """
-        if self.machine is None or self._machine_lost or not self._asked:
+        if self.machine is None or self._run.lost or not self._run.asked:
             return  # (not asked yet: the PDP-1 may be typing, or about to stop itself at a breakpoint)
         sim = self.machine.sim
         try:
@@ -569,7 +575,7 @@ class GameDriver(Closing):
                     look(sim)
             finally:
                 sim.cont()
-                self._continued_at = time.monotonic()
+                self._run.continued_at = time.monotonic()
         except (SimhError, OSError) as failure:
             if self._playing:
                 raise
