@@ -1,0 +1,396 @@
+"""One game on one PDP-1, shown to a page: the piece of the kiosk that a server of many games reuses.
+
+Why apart from the kiosk's runner: the runner is the gallery (attract mode between visitors, the
+counters, a game saved across server restarts, health); a game session is what every game needs
+whoever owns it -- the one game driver with this page as its front end, the state the page draws
+(board, phase, paper, console lights), the turn rule that makes a double tap one move, the page's
+messages answered while the PDP-1 types or thinks, and the visitor's idle countdown.
+
+It runs on its owner's thread (the emulator is driven through blocking calls from one place
+only); ``submit`` and ``snapshot`` may be called from any thread.  What the owner decides is asked
+through ``SessionOwner``: the gallery's heartbeat, the demonstration player's move, where a game
+in progress is kept, and what a failed emulator means to it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+from ..checking.crosscheck import CrossChecker
+from ..checking.driver import Failure, FrontEnd, GameDriver, Thought
+from ..checking.pacing import Pacer
+from ..machine.simh import FULL_SPEED, IDLE_SPEED, QUIET_SPEED, Simh
+from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title
+from ..reference.game import Game
+from .config import KioskConfig
+from .lights import ConsoleLights, sample
+from .messages import ClientMessage
+from .paper import Paper
+from .saved_game import SavedGame
+from .view import board_view, last_move_view, result_view
+
+LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
+WAITING_LIGHTS_EVERY = 1.0  # ... and between two looks at the keyboard loop (each a stop, an examine, a cont:
+# every cont recalibrates the throttle at full speed for a moment, so fewer looks keep an idle kiosk near 10 % of a core)
+WAITING_LIGHTS_AFTER = 0.3  # the first look this long after the question (its last character is long typed)
+NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
+STALE_TAP = "that tap was for an earlier turn"
+
+
+class GameAborted(Exception):
+    """Leave the game in play for a new one in ``next_mode`` (a touch in attract mode, an idle visitor)."""
+
+    def __init__(self, next_mode: str, why: str) -> None:
+        super().__init__(why)
+        self.next_mode = next_mode
+
+
+class Stopping(Exception):
+    """The server is shutting down."""
+
+
+@dataclass
+class Command:
+    """One accepted message from the page, with the way to answer its sender."""
+
+    message: ClientMessage
+    reply: Callable[[dict], None]
+
+
+class SessionOwner(Protocol):
+    """What a game session asks of whoever owns it (the kiosk's runner)."""
+
+    def beat(self) -> None:
+        """The session is making progress; raise ``Stopping`` when the server stops."""
+
+    def demo_move(self, game: Game, session: "GameSession") -> str:
+        """The demonstration player's keys, when the PDP-1 asks for a move in attract mode."""
+
+    def keep(self, saved: SavedGame) -> None:
+        """The game in progress, to be resumed should the server restart."""
+
+    def failed(self, failure: Failure) -> None:
+        """The emulator failed (the driver replaces it, and restores the game if one is in play)."""
+
+
+class GameSession(FrontEnd):
+    """One game at a time on one emulator, drawn by the page; the driver's front end and its visitor."""
+
+    def __init__(self, config: KioskConfig, publish: Callable[[dict], None], owner: SessionOwner,
+                 log: logging.Logger) -> None:
+        self.config = config
+        self.publish = publish
+        self.owner = owner
+        self.log = log
+        self.turn = 0  # the question now open (see messages.py)
+        self.mode = "attract"
+        self.game_no = 0
+        self.inbox: queue.Queue[Command] = queue.Queue(maxsize=32)
+        self._new_game_asked: Command | None = None  # a new game asked for while the last line was typed
+        self._lock = threading.Lock()  # guards the view, paper and lights the server reads
+        self._view: dict = {"type": "state", "mode": "attract", "phase": "starting", "game": 0,
+                            "board": board_view(None), "legal": [], "swap": False, "last": None,
+                            "result": None, "countdown": None, "notice": None, "speed": config.speed,
+                            "choices": self.choices_view(config.default_choice()),
+                            "page": {"language": config.language, "languages": list(config.languages),
+                                     "sound": config.sound},
+                            "turn": 0}
+        self.choice = config.default_choice()  # the visitor's game size and strength for the next visitor game
+        self._paper = Paper()
+        self._lights: ConsoleLights | None = None
+        self._lights_shown_at = 0.0
+        self.last_touch = time.monotonic()
+        self._faults: list[Callable[[Simh], None]] = []
+        self._shown_at = 0.0  # when the thinking's lights were last sent
+        # the driver stops the PDP-1 where its thinking starts and ends: never in the middle of typing
+        # (a machine stopped while a character is being typed loses that character).  Paced, the thinking
+        # is stepped and counted on an emulator throttled loosely.  Fast, it runs free and flat out
+        # (counting every cycle made replies slow: no 1960 seconds are shown then).  Either way the
+        # emulator is slowed further while the PDP-1 waits for a touch: its keyboard loop never spins a
+        # core all day.
+        paced = bool(config.thinking_pace)
+        self.driver = GameDriver(config.panel(False), self, self,
+                                 Pacer(config.thinking_pace or None, counted=paced, sleep=self.pause),
+                                 silence_timeout=config.watchdog_seconds, timeout=config.watchdog_seconds,
+                                 machine_config=QUIET_SPEED if paced else FULL_SPEED,
+                                 waiting_config=IDLE_SPEED)
+
+    def close(self) -> None:
+        self.driver.close()
+
+    # -- what the server asks ----------------------------------------------------------------
+    def submit(self, message: ClientMessage, reply: Callable[[dict], None]) -> str | None:
+        """Queue a message from the page; return why it is refused, or None when accepted."""
+        with self._lock:
+            view = dict(self._view)
+        kind = message.kind
+        if kind in ("move", "swap") and message.turn != view["turn"]:
+            return STALE_TAP
+        if kind == "move":
+            if view["mode"] != "visitor" or view["phase"] != "your_turn":
+                return "not your turn"
+            if message.pit not in view["legal"]:
+                return f"pit {message.pit} cannot be played now"
+        elif kind == "swap" and not (view["phase"] == "your_turn" and view["swap"]):
+            return "no swap on offer now"
+        elif kind == "new_game" and not (view["mode"] == "visitor" and view["phase"] == "game_over"):
+            return "a game is in progress"
+        elif kind == "choose":
+            if not (view["mode"] == "attract" or view["phase"] == "game_over"):
+                return "choices are made before a game"
+            what, which = message.choice or ("", "")
+            if which not in (self.config.games if what == "game" else self.config.strengths):
+                return f"{which} is not offered here"
+        try:
+            self.inbox.put_nowait(Command(message, reply))
+        except queue.Full:
+            return "busy: try again"
+        return None
+
+    def view(self) -> dict:
+        """The state the page draws now (a copy)."""
+        with self._lock:
+            return dict(self._view)
+
+    def snapshot(self) -> dict:
+        """Everything a page needs to draw the kiosk as it is now (sent on every (re)connection)."""
+        with self._lock:
+            return {"type": "hello", "state": dict(self._view),
+                    "paper": {"game": self.game_no, "base": self._paper.base, "text": self._paper.text},
+                    "lights": self._lights.message() if self._lights else None}
+
+    def inject_at_next_think(self, fault: Callable[[Simh], None]) -> None:
+        """Run ``fault(sim)`` on this thread when the PDP-1 next starts thinking (machine stopped; only at a
+        counted pace, ``think_rate``, where the PDP-1 stops there).
+
+        For tests that damage the real machine (a changed board word makes a
+        cross-check mismatch) without racing this thread for the emulator.
+        """
+        self._faults.append(fault)
+
+    # -- the view ----------------------------------------------------------------------------
+    def update(self, **changes: object) -> None:
+        with self._lock:
+            self._view.update(changes, mode=self.mode, game=self.game_no, turn=self.turn)
+            message = dict(self._view)
+        self.publish(message)
+
+    def choices_view(self, chosen: dict) -> dict:
+        """The choices offered, and the ones the next visitor game is played with."""
+        return {"games": list(self.config.games), "strengths": list(self.config.strengths), **chosen}
+
+    # -- the page's touches -------------------------------------------------------------------
+    def take(self, timeout: float) -> Command | None:
+        """The next command that needs the caller's attention; touches and "play" are handled here."""
+        self.owner.beat()
+        try:
+            command = self.inbox.get(timeout=min(timeout, 0.25)) if timeout > 0 else self.inbox.get_nowait()
+        except queue.Empty:
+            return None
+        self.last_touch = time.monotonic()
+        with self._lock:
+            counting = self._view["countdown"] is not None
+        if counting:
+            self.update(countdown=None)
+        kind = command.message.kind
+        if kind == "choose" and command.message.choice is not None:
+            what, which = command.message.choice
+            self.choice = {**self.choice, what: which}
+            self.update(choices=self.choices_view(self.choice))
+            command.reply({"type": "ok", "what": "choose"})
+            return None
+        if kind == "play" and self.mode == "attract":
+            command.reply({"type": "ok", "what": "play"})
+            raise GameAborted("visitor", "a visitor touched the screen")
+        if kind in ("touch", "play"):
+            return None
+        return command
+
+    def next_command(self, timeout: float) -> Command | None:
+        """A new game asked for while the last line was typed (kept by ``pause``), else ``take``'s."""
+        command, self._new_game_asked = self._new_game_asked or self.take(timeout), None
+        return command
+
+    @staticmethod
+    def reject(command: Command, reason: str) -> None:
+        command.reply({"type": "rejected", "reason": reason})
+
+    def pause(self, seconds: float) -> None:
+        """Wait, answering the page meanwhile (a touch in attract mode ends the wait and the game)."""
+        end = time.monotonic() + seconds
+        while True:
+            command = self.take(max(0.0, end - time.monotonic()))  # the page is heard even with no pause
+            if command is not None and command.message.kind == "new_game":
+                # accepted at the game's end while its last line is still being typed: kept for then
+                self._new_game_asked = command
+            elif command is not None:
+                self.reject(command, "not your turn")
+            if time.monotonic() >= end:
+                return
+
+    def idle_check(self) -> None:
+        idle = time.monotonic() - self.last_touch
+        if idle < self.config.idle_seconds:
+            with self._lock:
+                shown = self._view["countdown"]
+            if shown is not None:  # the idle time was restarted (a restore, the visitor's turn)
+                self.update(countdown=None)
+            return
+        left = self.config.idle_seconds + self.config.countdown_seconds - idle
+        if left <= 0:
+            raise GameAborted("attract", "nobody touched the screen: back to attract mode")
+        with self._lock:
+            shown = self._view["countdown"]
+        if shown != math.ceil(left):
+            self.update(countdown=math.ceil(left))
+
+    def new_page(self, paper: str = "") -> None:
+        self.last_touch = time.monotonic()
+        self.turn += 1  # a new game: every tap on the old board is stale
+        with self._lock:
+            self._paper = Paper(paper)
+        self.update(phase="starting", board=board_view(None), legal=[], swap=False, last=None, result=None,
+                     countdown=None, notice=None)
+        self.publish({"type": "paper", "game": self.game_no, "at": 0, "text": paper, "reset": True})
+
+    # -- what the driver hands over (the session is its front end) --------------------------------------------------------
+    def failed(self, failure: Failure) -> None:
+        """The emulator failed: while the game is restored the page says "one moment"; the owner counts it."""
+        if failure.restored:
+            self.update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
+        self.owner.failed(failure)
+
+    def restored(self) -> None:
+        self.last_touch = time.monotonic()  # the wait was the machine's, not the visitor's
+        self.update(notice=None)
+
+    def echo(self, text: str) -> None:
+        """The typewriter: onto the paper (paced at 10 characters a second when authentic)."""
+        self.owner.beat()
+        pace = self.config.paper_pace
+        if not pace:
+            self._type_on_paper(text)
+            return
+        for char in text:
+            self._type_on_paper(char)
+            if char != "\r":
+                self.pause(1 / pace)
+
+    def _type_on_paper(self, text: str) -> None:
+        with self._lock:
+            at, paper_text = self._paper.append(text)
+        if paper_text:
+            self.publish({"type": "paper", "game": self.game_no, "at": at, "text": paper_text})
+
+    def event(self, event: Event, checker: CrossChecker | None) -> None:
+        self.owner.beat()
+        if checker is None:
+            return
+        if isinstance(event, Title):
+            self.update(board=board_view(checker), phase="typing")
+            self._save(checker)
+        elif isinstance(event, (Move, Swap)):
+            self.update(board=board_view(checker), last=last_move_view(event, checker),
+                         phase="typing", legal=[], swap=False)
+            self._save(checker)
+        elif isinstance(event, Board):
+            self.update(board=board_view(checker))
+        elif isinstance(event, GameOver):
+            self.update(phase="game_over", result=result_view(event), legal=[], swap=False,
+                         board=board_view(checker))
+        elif isinstance(event, Complaint):
+            self.log.warning("game %d: the PDP-1 complained %r", self.game_no, event.text)
+
+    def _save(self, checker: CrossChecker) -> None:
+        """The game so far, with the paper up to now, to its owner (who keeps it across a restart)."""
+        with self._lock:
+            paper = self._paper.text
+        self.owner.keep(SavedGame(self.mode, self.game_no, checker.title, list(checker.game.record), paper))
+
+    def choose(self, game: Game) -> str:
+        """The visitor's (or the demo player's) move, when the PDP-1 asks for it."""
+        if self.driver.checker is not None:
+            self._save(self.driver.checker)  # the paper is complete up to the question: the best moment
+        asked = time.monotonic()
+        self.turn += 1  # a new question: a tap for an earlier one is stale from now on
+        if self.mode == "attract":
+            self.update(phase="demo_turn")
+            end = asked + self.config.attract_pause
+            while (left := end - time.monotonic()) > 0:
+                self.pause(min(left, 0.25))
+                self.look_at_keyboard(asked)
+            return self.owner.demo_move(game, self)
+        legal = game.position.legal_pits()
+        self.last_touch = time.monotonic()  # idle means the visitor's own time, not the PDP-1's
+        turn = self.turn
+        self.update(phase="your_turn", legal=legal, swap=game.swap_offered)
+        while True:
+            self.look_at_keyboard(asked)
+            command = self.take(0.25)
+            if command is not None:
+                kind, pit = command.message.kind, command.message.pit
+                if kind in ("move", "swap") and command.message.turn != turn:
+                    self.reject(command, STALE_TAP)
+                elif kind == "move" and pit in legal:
+                    self.update(phase="typing", legal=[], swap=False)
+                    return str(pit)
+                elif kind == "swap" and game.swap_offered:
+                    self.update(phase="typing", legal=[], swap=False)
+                    return "s"
+                else:
+                    self.reject(command, f"pit {pit} cannot be played now" if kind == "move" else "not now")
+            self.idle_check()
+
+    def look_at_keyboard(self, asked: float) -> None:
+        """While the PDP-1 waits for a key: looked at by the driver (stopped, its PC checked, continued)
+        every ``WAITING_LIGHTS_EVERY`` seconds, the first ``WAITING_LIGHTS_AFTER`` after the question.
+
+        One look serves the console and health: the lamps are examined for the
+        page, and the PC must be in the program's keyboard loop.  A ``pdp1``
+        that does not answer, or answers from elsewhere, is replaced at once
+        (during a game the game is restored).
+        """
+        now = time.monotonic()
+        if now - asked < WAITING_LIGHTS_AFTER or now - self._lights_shown_at < WAITING_LIGHTS_EVERY:
+            return
+        self._lights_shown_at = now
+        self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
+        self.owner.beat()
+
+    def thinking(self, thought: Thought, sim: Simh) -> None:
+        """The PDP-1 starts thinking (stopped at ``think``): the faults tests asked for, then the view."""
+        while self._faults:
+            self._faults.pop(0)(sim)
+        self._shown_at = 0.0
+        self.update(phase="thinking")
+
+    def slice(self, sim: Simh, cycles: int) -> None:
+        """Between two slices of the thinking: the lights every ``LIGHTS_EVERY``, the page answered."""
+        now = time.monotonic()
+        if now - self._shown_at >= LIGHTS_EVERY:
+            self._shown_at = now
+            self._show_lights(sample(sim, cycles, phase="thinking"))
+        self._take_now()
+
+    def thought(self, thought: Thought) -> None:
+        self.log.info("game %d: the PDP-1 thought %d instructions, %d memory cycles, %.2f s of 1960 time",
+                      self.game_no, thought.instructions, thought.cycles, thought.seconds)
+        self._show_lights(sample(self.driver.sim, thought.cycles, phase="thinking"), done=True)
+        self.update(phase="typing")
+
+    def _show_lights(self, lights: ConsoleLights, done: bool = False) -> None:
+        with self._lock:
+            self._lights = lights
+        self.publish({**lights.message(), "done": done})
+
+    def _take_now(self) -> None:
+        command = self.take(0)
+        if command is not None:
+            self.reject(command, "not your turn")
+
