@@ -31,16 +31,15 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..machine.cycles import CYCLES_PER_SECOND, HISTORY_MAX, CycleCounter
-from ..machine.simh import NEVER, BreakpointReached, Simh, SimhError
+from ..machine.simh import NEVER, PERIOD_RATE, BreakpointReached, Simh, SimhError
 
-PDP1_RATE = 200_000  # SIMH time units a second while the tape is read in (the reader's clock)
 TYPEWRITER_RATE = 10  # characters a second: the Soroban console typewriter
 READER_FRAMES_PER_SECOND = 400  # the PDP-1's photoelectric reader (type 760)
-READ_IN_SLICE = PDP1_RATE // 10  # time units stepped between two looks at the reader: 0.1 s
+READ_IN_SLICE = PERIOD_RATE // 10  # time units stepped between two looks at the reader: 0.1 s
 FAST_READ_IN_SLICE = 2_000_000  # the same unpaced: fewer round trips
 SLICES_A_SECOND = 20  # paced thinking is looked at (lights, the page) this often
 MIN_THINK_SLICE = 1_000  # instructions: a slower pace still steps this many at a time
-READER_TIME = PDP1_RATE // READER_FRAMES_PER_SECOND  # SIMH ptr time: time units a frame
+READER_TIME = PERIOD_RATE // READER_FRAMES_PER_SECOND  # SIMH ptr time: time units a frame
 LOADER_START = 0o7751  # where the read-in mode hands over to the tape's block loader
 MAX_READ_IN = 40_000_000  # 200 s of 1960 time: a tape that never ends
 MAX_THINK = 60_000_000  # instructions, over 500 s of 1960 time; the default level needs about a million
@@ -150,11 +149,11 @@ def _slice_to(step: Callable[[int], tuple[str, int | None]], instructions: int, 
 def step_to_break(sim: Simh, end: int, pacer: Pacer, limit: int, what: str,
                   between: Callable[[], None] | None = None) -> int:
     """Step the stopped machine until the breakpoint ``end``, in SIMH time units paced at
-    ``PDP1_RATE`` a second when the pacer is paced; the instructions run."""
+    ``PERIOD_RATE`` a second when the pacer is paced; the instructions run."""
     first = sim.instructions()
     started = pacer.clock()
     done = 0
-    rate = PDP1_RATE if pacer.paced else None
+    rate = PERIOD_RATE if pacer.paced else None
     slice_ = READ_IN_SLICE if pacer.paced else FAST_READ_IN_SLICE
     while not _slice_to(sim.step, slice_, sim, end):
         done += slice_

@@ -22,7 +22,7 @@ from .front_panel import PanelSettings
 from ..reference.rules import ENDED, NORTH, SOUTH, Position
 from ..reference.search import SearchResult
 from ..reference.notation import NotationError, format_position, parse_position
-from .simh import FULL_SPEED, Closing, MachineConfig, Simh, SimhError, SimhTimeout
+from .simh import FULL_SPEED, PERIOD_RATE, Closing, MachineConfig, Simh, SimhError, SimhTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / "pdp1_src"
@@ -318,7 +318,7 @@ class DiagnosticConsole:
         typewriter to type the answer at the machine's speed, so a retried
         line is never answered twice.
         """
-        wait = 0.25 + 8 * self.machine.config.tto_time / 200_000
+        wait = 0.25 + 8 * self.machine.config.tto_time / PERIOD_RATE  # eight characters at the 1960 pace
         for _ in range(attempts):
             self.sim.type("\r")
             try:

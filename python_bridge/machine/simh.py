@@ -40,14 +40,15 @@ from .simh_errors import (STEP_RE, STOP_CLASSES, STOP_RE, AssemblyFailed, Breakp
                           MachineHalted, MachineStopped, SimhDied, SimhError, SimhNotFound, SimhTimeout,
                           UndefinedInstruction, UntypableKeys, untypable)
 from .simh_output import NEVER, STOP_MESSAGE_GRACE, TAIL_CHARS, SimhOutput
-from .simh_process import (FULL_SPEED, IDLE_SPEED, PDP1_BINARY, PROMPT, QUIET_SPEED, Closing, MachineConfig,
-                           live_simulators)
+from .simh_process import (FULL_SPEED, IDLE_SPEED, PDP1_BINARY, PERIOD_RATE, PROMPT, QUIET_SPEED, Closing,
+                           MachineConfig, live_simulators)
 
 if TYPE_CHECKING:
     from tools.macro import Program
 
 __all__ = ["AssemblyFailed", "BreakpointReached", "Closing", "FULL_SPEED", "IDLE_SPEED", "IoWaitStopped",
-           "MachineConfig", "MachineHalted", "MachineStopped", "NEVER", "PDP1_BINARY", "PROMPT", "QUIET_SPEED",
+           "MachineConfig", "MachineHalted", "MachineStopped", "NEVER", "PDP1_BINARY", "PERIOD_RATE", "PROMPT",
+           "QUIET_SPEED",
            "STOP_MESSAGE_GRACE", "Simh", "SimhDied", "SimhError", "SimhNotFound", "SimhTimeout", "TAIL_CHARS",
            "UndefinedInstruction", "UntypableKeys", "live_simulators", "untypable"]
 

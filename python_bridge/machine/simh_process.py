@@ -23,6 +23,10 @@ from .simh_errors import SimhNotFound
 
 PDP1_BINARY = "/usr/bin/pdp1"
 PROMPT = "sim> "
+# SIMH time units (one an instruction) a second that stand for the 1960 machine's second where a device's
+# time is set in them: the tape reader's frames, the typewriter's characters (a tto time of 20,000 at
+# this rate is the real 10 characters a second)
+PERIOD_RATE = 200_000
 
 
 @dataclass(frozen=True)

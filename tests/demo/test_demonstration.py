@@ -11,7 +11,8 @@ import pytest
 from python_bridge.machine.transcript import Move, TranscriptParser
 from python_bridge.demo.captions import DEFAULT_SCRIPT, CaptionScript
 from python_bridge.demo.run import run_show
-from python_bridge.checking.pacing import PDP1_RATE, READER_TIME, Pacer
+from python_bridge.checking.pacing import READER_TIME, Pacer
+from python_bridge.machine.simh import PERIOD_RATE
 from python_bridge.demo.paper import BLACK, RED, svg_colours, svg_text
 from python_bridge.machine.front_panel import PanelSettings, describe_switches, describe_test_word
 from python_bridge.machine.kalah_program import KalahMachine, program_symbols
@@ -126,7 +127,7 @@ def test_the_paced_show_keeps_1960_time(kalah_tape, tmp_path: Path, fake_clock) 
     thinking = [float(s) for s in re.findall(r"^ +\d+ +(?:south|north) +(?:pit \d|swap) .* ([\d.]+)$", record, re.M)]
     typed = len(transcript.replace("\n", "")) + transcript.count("\n")  # CR LF is one code
     tape = read_tape(kalah_tape.read_bytes())
-    read_in = (tape.start_offset + 3 - (tape.loader[-1].offset + 9)) * READER_TIME / PDP1_RATE
+    read_in = (tape.start_offset + 3 - (tape.loader[-1].offset + 9)) * READER_TIME / PERIOD_RATE
     # the reader at 400 frames a second, the typewriter at 10 characters, the thinking at 200,000 cycles
     expected = read_in + typed / 10 + sum(thinking)
     assert expected - 0.5 < fake.slept < expected + 0.5, (fake.slept, expected)
