@@ -17,7 +17,7 @@ PROVE_SRC := pdp1_src/prove.mac pdp1_src/panel.mac pdp1_src/rules.mac pdp1_src/p
              pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/pcore.mac
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
+.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -47,10 +47,15 @@ $(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py tools/pa
 	@mkdir -p $(BUILD)
 	@$(call assemble,$(PROVE_SRC),prove)
 
-## test: the whole suite in JOBS workers (default 2), a test file to a worker (the README's test command; .ci/run calls it)
+## lint: ruff's checks of every Python file (the rules and why in pyproject.toml); make test runs it first
+lint: MODE = test
+lint: setup
+	@$(PY) -m ruff check --quiet .
+
+## test: lint, then the whole suite in JOBS workers (default 2), a test file to a worker (the README's test command; .ci/run calls it)
 test: MODE = test
 test: JOBS ?= 2
-test: build
+test: lint build
 	$(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=15
 
 ## test-screens: the kiosk's whole visitor game on the three other screens (1920x1080, 1080x1920, 1024x768; about 4 min)

@@ -19,7 +19,6 @@ from typing import Any, Callable
 
 from ..reference.prove import ProofError
 
-
 _HELD = {signal.SIGINT, signal.SIGQUIT}  # the terminal's keys: held while the process beside is born
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .wording import count
 from ..machine.kalah_program import CoreBoard
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title, side_of
 from ..reference.game import Game
+from ..reference.notation import format_position, format_record
 from ..reference.rules import NORTH, SOUTH, Position, other, start_position, winner
 from ..reference.search import best_move, level_move, level_pie_swap
-from ..reference.notation import format_position, format_record
+from .wording import count
 
 
 class CrossCheckMismatch(AssertionError):

@@ -21,7 +21,7 @@ from typing import Callable
 
 from ..machine.kalah_program import ProtocolError
 from ..machine.simh import BreakpointReached
-from ..reference.prove import DepthValue, MAX_DEEPEN, ProofError, deepen
+from ..reference.prove import MAX_DEEPEN, DepthValue, ProofError, deepen
 from ..reference.rules import Position, Variants, start_position
 from .beside import Beside
 from .proof import SAMPLE_EVERY, ProofMachine

@@ -52,10 +52,29 @@ from typing import Callable
 from ..machine.cycles import seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import CoreBoard, KalahMachine, program_symbols
-from ..machine.simh import (FULL_SPEED, QUIET_SPEED, BreakpointReached, Closing, MachineConfig, Simh, SimhDied,
-                            SimhError, SimhTimeout)
-from ..machine.transcript import (Board, Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title,
-                                  TranscriptParser)
+from ..machine.simh import (
+    FULL_SPEED,
+    QUIET_SPEED,
+    BreakpointReached,
+    Closing,
+    MachineConfig,
+    Simh,
+    SimhDied,
+    SimhError,
+    SimhTimeout,
+)
+from ..machine.transcript import (
+    Board,
+    Complaint,
+    Event,
+    GameOver,
+    Move,
+    NewGameOffer,
+    Prompt,
+    Swap,
+    Title,
+    TranscriptParser,
+)
 from ..reference.notation import format_record
 from ..reference.rules import SOUTH
 from .crosscheck import CrossChecker, CrossCheckMismatch

@@ -23,13 +23,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from .fuzz import run_fuzz
-from .thinking import Measured, Thinker
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ensure_tape, program_symbols
 from ..reference.samples import is_midgame, sample_positions, varied_positions
 from ..reference.search import NODE_BUDGET
 from .driver import play_games
+from .fuzz import run_fuzz
+from .thinking import Measured, Thinker
 from .visitors import RandomVisitor
 
 MEMORY_WORDS = 4096

@@ -16,8 +16,8 @@ from ..machine.front_panel import PanelSettings
 from ..machine.simh import SimhError
 from ..reference.rules import Variants
 from .crosscheck import CrossCheckMismatch
-from .parallel import deal
 from .driver import play_games
+from .parallel import deal
 from .visitors import RandomVisitor, SearchVisitor
 
 ALL_VARIANTS = [Variants(*flags) for flags in itertools.product((False, True), repeat=4)]

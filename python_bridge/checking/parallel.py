@@ -10,7 +10,6 @@ from __future__ import annotations
 import multiprocessing
 from typing import Callable, Sequence, TypeVar
 
-
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 

@@ -26,10 +26,10 @@ from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, DiagnosticConsole, KalahMachine, ProtocolError, program_symbols
 from ..machine.simh import BreakpointReached, Closing
 from ..reference.estimates import position_proof_positions
-from .beside import Beside
 from ..reference.prove import ProofError, ProofResult, ProofTooDeep, exact_value, prove
 from ..reference.rules import Position, Variants, start_position
 from ..reference.solver import solve_start
+from .beside import Beside
 
 SLICE = 65_536  # instructions between looks at the machine (SIMH's largest history)
 FREE_SLICE = 20_000_000  # the same without counting cycles: about a second here

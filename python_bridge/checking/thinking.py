@@ -30,7 +30,7 @@ from ..machine.cycles import CycleCounter, seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import DiagnosticConsole, KalahMachine, board_words, program_symbols
 from ..machine.simh import BreakpointReached, Closing, SimhError
-from ..reference.rules import ENDED, SOUTH, Position, Variants, STANDARD
+from ..reference.rules import ENDED, SOUTH, STANDARD, Position, Variants
 from ..reference.search import MAX_DEPTH, SearchError, best_move, check_search, level_move
 from .proof import positions_so_far
 

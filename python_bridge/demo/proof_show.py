@@ -29,8 +29,8 @@ from typing import TextIO
 
 from tools.papertape import read_tape
 
-from ..checking.deepening import deepen_position, DeepeningRun
-from ..checking.proof import clock_text, Progress, ProofMachine, ProofRun
+from ..checking.deepening import DeepeningRun, deepen_position
+from ..checking.proof import Progress, ProofMachine, ProofRun, clock_text
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, GAME, ROOT, ensure_tape
 from ..machine.simh import SimhError

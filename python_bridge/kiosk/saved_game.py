@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..machine.transcript import Title
-from ..reference.rules import Variants
 from ..reference.notation import SWAP
+from ..reference.rules import Variants
 
 FORMAT = 1
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from tools.fiodec import CHARACTERS
 
-from ..reference.rules import ENDED, Position, RulesError, Variants, play, start_position
-from ..reference.prove import deepen, ProofError, prove
-from ..reference.search import MAX_DEPTH, MIN_DEPTH, best_move
 from ..reference.notation import NotationError, format_position, parse_position
+from ..reference.prove import ProofError, deepen, prove
+from ..reference.rules import ENDED, Position, RulesError, Variants, play, start_position
+from ..reference.search import MAX_DEPTH, MIN_DEPTH, best_move
 from .kalah_program import GAME, Program
 
 LINE_MAX = 80  # the program's line buffer (lbmax)

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from tools.papertape import parse_tape
 
-from .front_panel import PanelSettings
+from ..reference.notation import NotationError, format_position, parse_position
 from ..reference.rules import ENDED, NORTH, SOUTH, Position
 from ..reference.search import SearchResult
-from ..reference.notation import NotationError, format_position, parse_position
+from .front_panel import PanelSettings
 from .simh import FULL_SPEED, PERIOD_RATE, Closing, MachineConfig, Simh, SimhError, SimhTimeout
 
 ROOT = Path(__file__).resolve().parents[2]

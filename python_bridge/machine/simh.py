@@ -36,12 +36,35 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from .simh_errors import (STEP_RE, STOP_CLASSES, STOP_RE, AssemblyFailed, BreakpointReached, IoWaitStopped,
-                          MachineHalted, MachineStopped, SimhDied, SimhError, SimhNotFound, SimhTimeout,
-                          UndefinedInstruction, UntypableKeys, untypable)
+from .simh_errors import (
+    STEP_RE,
+    STOP_CLASSES,
+    STOP_RE,
+    AssemblyFailed,
+    BreakpointReached,
+    IoWaitStopped,
+    MachineHalted,
+    MachineStopped,
+    SimhDied,
+    SimhError,
+    SimhNotFound,
+    SimhTimeout,
+    UndefinedInstruction,
+    UntypableKeys,
+    untypable,
+)
 from .simh_output import NEVER, STOP_MESSAGE_GRACE, TAIL_CHARS, SimhOutput
-from .simh_process import (FULL_SPEED, IDLE_SPEED, PDP1_BINARY, PERIOD_RATE, PROMPT, QUIET_SPEED, Closing,
-                           MachineConfig, live_simulators)
+from .simh_process import (
+    FULL_SPEED,
+    IDLE_SPEED,
+    PDP1_BINARY,
+    PERIOD_RATE,
+    PROMPT,
+    QUIET_SPEED,
+    Closing,
+    MachineConfig,
+    live_simulators,
+)
 
 if TYPE_CHECKING:
     from tools.macro import Program

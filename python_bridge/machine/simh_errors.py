@@ -12,6 +12,7 @@ import re
 
 from tools.fiodec import keyboard
 
+
 class UntypableKeys(ValueError):
     """Keys the console typewriter cannot take: no FIO-DEC code (``€``, ``é``), or a control key
     that would reach SIMH itself (^E stops the simulation).  Nothing was typed."""

@@ -29,10 +29,22 @@ from __future__ import annotations
 
 import statistics
 
-from .rules import ENDED, Position, STANDARD, other, play
+from .rules import ENDED, STANDARD, Position, other, play
 from .samples import is_midgame
-from .search import (INFINITY, MAX_DEPTH, MIN_DEPTH, TABLE_DEPTH, TABLE_SIZE, BestMoveTable, bring_first, level_move,
-                     move_passes, root_order, table_key, uses_table)
+from .search import (
+    INFINITY,
+    MAX_DEPTH,
+    MIN_DEPTH,
+    TABLE_DEPTH,
+    TABLE_SIZE,
+    BestMoveTable,
+    bring_first,
+    level_move,
+    move_passes,
+    root_order,
+    table_key,
+    uses_table,
+)
 
 KEPT = frozenset({"first", "decided", "table"})
 CHANGES = ("first", "decided", "killer", "bounds", "pvs", "table", "unbounded", "half")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .rules import NORTH, SOUTH, MoveResult, Position, RulesError, Variants, play, start_position
 from .notation import SWAP
+from .rules import NORTH, SOUTH, MoveResult, Position, RulesError, Variants, play, start_position
 
 
 @dataclass

@@ -90,7 +90,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from .rules import ENDED, NORTH, Position, Variants, opposite_index, other, pit_index, play, STANDARD
+from .rules import ENDED, NORTH, STANDARD, Position, Variants, opposite_index, other, pit_index, play
 from .search import PROGRESS_MASK, move_passes
 
 MAX_PLIES = 140  # frames the PDP-1 keeps (the root is ply 0; a node at ply MAX_PLIES is refused)

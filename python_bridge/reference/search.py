@@ -72,7 +72,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .rules import ENDED, SOUTH, Position, Variants, other, pit_index, play, STANDARD
+from .rules import ENDED, SOUTH, STANDARD, Position, Variants, other, pit_index, play
 
 INFINITY = 100  # larger than any margin (at most 72)
 NODE_BUDGET = 4800  # positions the default level may visit for one move (the PDP-1's nbudg)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.machine.transcript import Board, GameOver, Move, Prompt, Swap, Title, TranscriptParser
 from python_bridge.checking.crosscheck import CrossChecker, CrossCheckMismatch
-from python_bridge.reference.rules import Variants
+from python_bridge.machine.transcript import Board, GameOver, Move, Prompt, Swap, Title, TranscriptParser
+from python_bridge.reference.rules import Variants, start_position
 from python_bridge.reference.search import best_move
-from python_bridge.reference.rules import start_position
 
 TITLE = Title(pits=3, seeds=2, level=2, variants=Variants(), first="you")
 OPENING = Board("pdp-1", (2, 2, 2), 0, 0, (2, 2, 2), "you")

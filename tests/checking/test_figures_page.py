@@ -9,8 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.checking.figures_page import (BY_NAME, DEFAULT, SECTIONS, Section, choose, compose, kept_sections,
-                                                 write_page)
+from python_bridge.checking.figures_page import (
+    BY_NAME,
+    DEFAULT,
+    SECTIONS,
+    Section,
+    choose,
+    compose,
+    kept_sections,
+    write_page,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TAPE_CHECK = Section("bench", "The tape", "The tape's own check.", "tools.tape", ("check", "build/kalah.rim"))

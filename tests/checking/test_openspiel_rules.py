@@ -19,10 +19,18 @@ import random
 
 import pytest
 
-from python_bridge.checking.openspiel_layout import (PITS, SIDE_OF, STORE_OF, action_of, our_board, pit_of,
-                                                     their_board)
-from python_bridge.reference.rules import (NORTH, SOUTH, STANDARD, Variants, pit_index, play, start_position,
-                                           store_index, winner)
+from python_bridge.checking.openspiel_layout import PITS, SIDE_OF, STORE_OF, action_of, our_board, pit_of, their_board
+from python_bridge.reference.rules import (
+    NORTH,
+    SOUTH,
+    STANDARD,
+    Variants,
+    pit_index,
+    play,
+    start_position,
+    store_index,
+    winner,
+)
 
 GAMES = 400
 SEED = 13

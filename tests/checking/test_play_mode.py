@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from python_bridge.machine.transcript import Board, Complaint, Prompt, Title, TranscriptParser
 from python_bridge.checking.crosscheck import CrossChecker
-from python_bridge.machine.front_panel import PanelSettings
-from python_bridge.machine.kalah_program import KalahMachine
-from python_bridge.reference.rules import Variants
 from python_bridge.checking.driver import play_games
 from python_bridge.checking.visitors import RandomVisitor, SearchVisitor
+from python_bridge.machine.front_panel import PanelSettings
+from python_bridge.machine.kalah_program import KalahMachine
+from python_bridge.machine.transcript import Board, Complaint, Prompt, Title, TranscriptParser
+from python_bridge.reference.rules import Variants
 
 ALL_VARIANTS = [Variants(*flags) for flags in itertools.product((False, True), repeat=4)]
 

@@ -79,6 +79,7 @@ def test_the_restart_limit_ends_a_game_that_keeps_failing(kalah_tape) -> None:
     """With no restarts allowed (the cross-check counts failures, it does not mend them) the first
     failure is raised, not restored."""
     import pytest
+
     from python_bridge.machine.simh import SimhError
 
     front = Striking(lambda sim: sim.kill(), at_move={2})

@@ -16,8 +16,18 @@ from pathlib import Path
 import pytest
 
 from python_bridge.checking.openspiel_layout import SIDE_OF, action_of
-from python_bridge.checking.strength import (OPPONENTS, GameSpec, Tally, chooser, all_openings, header, openings_for,
-                                             play_game, run, specs_for)
+from python_bridge.checking.strength import (
+    OPPONENTS,
+    GameSpec,
+    Tally,
+    all_openings,
+    chooser,
+    header,
+    openings_for,
+    play_game,
+    run,
+    specs_for,
+)
 from python_bridge.reference.rules import NORTH, SOUTH, play, start_position
 from python_bridge.reference.search import NODE_BUDGET
 

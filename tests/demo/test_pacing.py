@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.machine.cycles import CYCLES_PER_SECOND
 from python_bridge.checking.pacing import Pacer
+from python_bridge.machine.cycles import CYCLES_PER_SECOND
 
 
 def test_the_typewriter_types_ten_characters_a_second(fake_clock) -> None:

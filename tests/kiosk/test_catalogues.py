@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from tests.kiosk.kiosk_support import ROOT
 from python_bridge.kiosk.config import GAME_CHOICES, LANGUAGES, STRENGTH_CHOICES
+from tests.kiosk.kiosk_support import ROOT
 
 STATIC = ROOT / "python_bridge" / "kiosk" / "static"
 PHASES = ("starting", "typing", "thinking", "your_turn", "demo_turn", "game_over", "one_moment")

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.kiosk.kiosk_support import ROOT, KioskServer, render_unit, screen_programs, write_config
-from tests.programs import need
 from python_bridge.kiosk.config import load_config
 from python_bridge.kiosk.sdnotify import notify, watchdog_interval
+from tests.kiosk.kiosk_support import ROOT, KioskServer, render_unit, screen_programs, write_config
+from tests.programs import need
 
 UNITS = ("kalah-kiosk.service", "kalah-kiosk-screen.service")
 

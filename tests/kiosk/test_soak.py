@@ -11,9 +11,9 @@ import time
 
 import pytest
 
+from python_bridge.kiosk.procinfo import descendants
 from tests.kiosk.kiosk_support import ROOT
 from tests.processes import still_running
-from python_bridge.kiosk.procinfo import descendants
 
 SOAK = [sys.executable, "-m", "python_bridge", "soak"]
 SMALL = ["--pits", "4", "--seeds", "3", "--level", "2"]

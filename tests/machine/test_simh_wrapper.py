@@ -19,8 +19,8 @@ from python_bridge.machine.simh import (
     SimhTimeout,
     UndefinedInstruction,
 )
-from tools.macro import assemble
 from tests.processes import pid_alive
+from tools.macro import assemble
 
 # A tiny program: type "ok" and a carriage return, then read a key into 'key' and halt.
 PROGRAM = textwrap.dedent("""\

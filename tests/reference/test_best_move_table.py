@@ -10,8 +10,15 @@ import random
 
 from python_bridge.reference.rules import NORTH, SOUTH, Position, start_position
 from python_bridge.reference.samples import varied_positions
-from python_bridge.reference.search import (NODE_BUDGET, TABLE_SIZE, BestMoveTable, best_move, level_move,
-                                           table_key, uses_table)
+from python_bridge.reference.search import (
+    NODE_BUDGET,
+    TABLE_SIZE,
+    BestMoveTable,
+    best_move,
+    level_move,
+    table_key,
+    uses_table,
+)
 
 
 def key_by_bits(position: Position) -> int:

@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from python_bridge.reference.rules import ENDED, NORTH, SOUTH, Position
 from python_bridge.reference.notation import (
     SWAP,
     NotationError,
@@ -15,6 +14,7 @@ from python_bridge.reference.notation import (
     parse_position,
     parse_record,
 )
+from python_bridge.reference.rules import ENDED, NORTH, SOUTH, Position
 
 START = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"
 

@@ -16,13 +16,25 @@ import pytest
 from python_bridge.commands import ref as ref_cli
 from python_bridge.machine.kalah_program import ANALYSIS, program_symbols
 from python_bridge.reference import prove as prove_module
-from python_bridge.reference.prove import (MAX_PLIES, PLY_KEY, TABLE_ENTRIES, ProofError, ProofTable, captures,
-                                           deepen, exact_value, margin_step, proof_order, prove, table_key,
-                                           table_slot)
-from python_bridge.reference.search import move_order
-from python_bridge.reference.rules import Position, Variants, other, play, start_position
-from python_bridge.reference.solver import solve_start
 from python_bridge.reference.notation import parse_position
+from python_bridge.reference.prove import (
+    MAX_PLIES,
+    PLY_KEY,
+    TABLE_ENTRIES,
+    ProofError,
+    ProofTable,
+    captures,
+    deepen,
+    exact_value,
+    margin_step,
+    proof_order,
+    prove,
+    table_key,
+    table_slot,
+)
+from python_bridge.reference.rules import Position, Variants, other, play, start_position
+from python_bridge.reference.search import move_order
+from python_bridge.reference.solver import solve_start
 
 EMPTY_CAPTURE = Variants(empty_capture=True)
 

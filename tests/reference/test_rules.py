@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from python_bridge.reference.game import Game
+from python_bridge.reference.notation import SWAP, format_position, parse_position
 from python_bridge.reference.rules import (
     NORTH,
     SOUTH,
@@ -23,7 +24,6 @@ from python_bridge.reference.rules import (
     winner,
 )
 from python_bridge.reference.search import move_order
-from python_bridge.reference.notation import SWAP, format_position, parse_position
 
 EMPTY_CAPTURE = Variants(empty_capture=True)
 DEFERRED = Variants(deferred_end=True)

@@ -11,10 +11,17 @@ import random
 
 import pytest
 
-from python_bridge.reference.rules import NORTH, SOUTH, Position, Variants, other, play, start_position
-from python_bridge.reference.search import (MAX_DEPTH, MIN_DEPTH, SearchError, best_move, move_order, pie_swap,
-                                           root_order)
 from python_bridge.reference.notation import parse_position
+from python_bridge.reference.rules import NORTH, SOUTH, Position, Variants, other, play, start_position
+from python_bridge.reference.search import (
+    MAX_DEPTH,
+    MIN_DEPTH,
+    SearchError,
+    best_move,
+    move_order,
+    pie_swap,
+    root_order,
+)
 
 
 def minimax(position: Position, view: str, depth: int, variants: Variants, total: int) -> int:

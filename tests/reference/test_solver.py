@@ -14,14 +14,14 @@ import random
 import pytest
 
 from python_bridge.reference.fast_rules import END, EXTRA, PASS, FastRules
-from python_bridge.reference.rules import NORTH, SOUTH, Position, RulesError, Variants, play, start_position
-from python_bridge.reference.solver import Solver, solve_report, solve_start
 from python_bridge.reference.published import (
     EMPTY_CAPTURE_MARGIN,
     EMPTY_CAPTURE_OUTCOME,
     check_empty_capture,
     outcome,
 )
+from python_bridge.reference.rules import NORTH, SOUTH, Position, RulesError, Variants, play, start_position
+from python_bridge.reference.solver import Solver, solve_report, solve_start
 
 ALL_VARIANTS = [Variants(*flags) for flags in itertools.product([False, True], repeat=4)]
 EMPTY_CAPTURE = Variants(empty_capture=True)
