@@ -134,7 +134,8 @@ DOC_COMMANDS = sorted({name for page in PAGES for name in _bridge_commands(page)
 
 @pytest.mark.parametrize("name", DOC_COMMANDS)
 def test_every_bridge_command_named_is_real(name: str) -> None:
-    assert name == "--version" or name in COMMANDS, f"the docs name python -m python_bridge {name}, which is not a command"
+    assert name == "--version" or name in COMMANDS, (f"the docs name python -m python_bridge {name}, "
+                                                     "which is not a command")
 
 
 @pytest.mark.parametrize("module", sorted({m for page in PAGES for m in _modules(page)}))

@@ -69,7 +69,7 @@ def _table(spec: str) -> dict[int, str]:
     """Parse ``"code chars code chars ..."``: runs of characters on consecutive codes."""
     table: dict[int, str] = {}
     fields = spec.split()
-    for code_text, chars in zip(fields[::2], fields[1::2]):
+    for code_text, chars in zip(fields[::2], fields[1::2], strict=True):
         for offset, char in enumerate(chars):
             table[int(code_text, 8) + offset] = char
     return table

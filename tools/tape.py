@@ -69,7 +69,7 @@ def dump_lines(tape: Tape, name: str) -> list[str]:
         lines += [_word_line(r.address, r.word, f"frame {r.offset}") for r in tape.records]
     for number, block in enumerate(tape.blocks, 1):
         lines.append(_block_summary(number, block))
-        lines += [_word_line(a, w) for a, w in zip(block.addresses, block.words)]
+        lines += [_word_line(a, w) for a, w in zip(block.addresses, block.words, strict=True)]
     if tape.start is not None:
         lines.append(f"start: jmp {tape.start:04o} at frame {tape.start_offset}")
         lines.append(f"trailer: {_plural(tape.trailer, 'blank frame')}")

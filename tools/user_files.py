@@ -86,6 +86,7 @@ def read_user_text(path: str | os.PathLike[str], limit: int = MAX_USER_FILE, wha
 
 
 def user_file(path: str) -> Path:
-    """The checks of ``read_user_file`` as a name is read (an argparse ``type=`` uses it): the Path, or UserFileError."""
+    """The checks of ``read_user_file`` as a name is read (an argparse ``type=`` uses it): the Path, or
+    UserFileError."""
     _opened(path, MAX_USER_FILE, "file").close()
     return Path(path)

@@ -38,9 +38,12 @@ class CrossChecker:
     transcript_tail: str = field(default="", init=False)
     last_position_before: Position | None = field(default=None, init=False)
     finished: bool = field(default=False, init=False)
-    end: GameOver | None = field(default=None, init=False)  # the game's last line, once checked (finished is then set)
-    pending_board: bool = field(default=True, init=False)  # a board is typed (or read from core) after the title and every move or swap
-    last_choice: tuple[int, int] | None = field(default=None, init=False)  # (depth, positions) of the reference's last PDP-1 choice
+    # the game's last line, once checked (finished is then set)
+    end: GameOver | None = field(default=None, init=False)
+    # a board is typed (or read from core) after the title and every move or swap
+    pending_board: bool = field(default=True, init=False)
+    # (depth, positions) of the reference's last PDP-1 choice
+    last_choice: tuple[int, int] | None = field(default=None, init=False)
     _choice: tuple[tuple, tuple[bool, int, int, int]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -72,7 +75,8 @@ class CrossChecker:
         lines.append("  transcript tail:")
         lines += ["    | " + ln for ln in self.transcript_tail.replace("\r", "").splitlines()[-10:]]
         depth = t.level if t.level else "level"
-        lines.append(f'  reproduce: python -m python_bridge ref best "{format_position(before)}" {depth} {flags}'.rstrip())
+        lines.append((f'  reproduce: python -m python_bridge ref best "{format_position(before)}" '
+                      f'{depth} {flags}').rstrip())
         raise CrossCheckMismatch("\n".join(lines))
 
     # -- the events --------------------------------------------------------------------
@@ -128,7 +132,8 @@ class CrossChecker:
     def _search(self) -> tuple[bool, int, int, int]:
         pos, variants, level = self.game.position, self.game.variants, self.title.level
         if level == 0:
-            swap, chosen = level_pie_swap(pos, variants) if self.game.swap_offered else (False, level_move(pos, variants))
+            swap, chosen = (level_pie_swap(pos, variants) if self.game.swap_offered
+                            else (False, level_move(pos, variants)))
             return swap, chosen.pit, chosen.depth, chosen.nodes
         result = best_move(pos, level, variants)
         return bool(self.game.swap_offered and result.value < 0), result.pit, level, result.nodes

@@ -165,7 +165,7 @@ def report(positions_count: int, level_count: int, fuzz_cases: int, seed: int, c
     depths = sorted(m.depth for m in moves)
     print(f"  depth reached (the deepest finished search, from the reference): min {depths[0]}, "
           f"median {statistics.median(depths):.0f}, max {depths[-1]}")
-    middle = sorted(m.depth for m, pos in zip(moves, level_positions) if is_midgame(pos))
+    middle = sorted(m.depth for m, pos in zip(moves, level_positions, strict=True) if is_midgame(pos))
     if middle:
         print(f"  depth reached in the {len(middle)} midgame positions (a store has seeds, half the seeds "
               f"or more in the pits): min {middle[0]}, median {statistics.median(middle):.0f}, max {middle[-1]}")

@@ -33,7 +33,8 @@ from .beside import Beside
 
 SLICE = 65_536  # instructions between looks at the machine (SIMH's largest history)
 FREE_SLICE = 20_000_000  # the same without counting cycles: about a second here
-SAMPLE_EVERY = 4  # uncounted, a SLICE is counted after free slices 1, 5, 9 ...: the sample the cycles are estimated from
+# uncounted, a SLICE is counted after free slices 1, 5, 9 ...: the sample the cycles are estimated from
+SAMPLE_EVERY = 4
 # The proofs' figures on this 2-core machine, for the estimate a long proof is announced with:
 INSTRUCTIONS_PER_POSITION = 550  # 550-572 in the Kalah(6,1) and (6,2) proofs
 CYCLES_PER_POSITION = 930  # 927-969 in the same proofs

@@ -2,8 +2,8 @@
 
 ``run`` (the whole show and what it leaves behind), ``show`` (the game with its presenter),
 ``tape_picture`` (the tape drawn from its bytes),
-``paper`` (the typewriter paper as SVG), ``captions`` and ``script.txt`` (the presenter's script), ``proof_show`` (the ``--proof`` segment:
-McCarthy's result re-enacted).
+``paper`` (the typewriter paper as SVG), ``captions`` and ``script.txt`` (the presenter's script), ``proof_show``
+(the ``--proof`` segment: McCarthy's result re-enacted).
 
 May import: ``checking``, ``machine``, ``reference``, ``tools`` and the standard library.
 """

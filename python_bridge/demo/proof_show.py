@@ -35,7 +35,7 @@ from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, GAME, ROOT, ensure_tape
 from ..machine.simh import SimhError
 from ..reference.notation import format_position
-from ..reference.rules import Variants, start_position
+from ..reference.rules import STANDARD, Variants, start_position
 from .run import panel_lines
 from .tape_picture import tape_summary
 
@@ -142,7 +142,7 @@ def _prove_one(show: ProofShow, seeds: int, variants: Variants) -> ProofRun:
     return run
 
 
-def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: Variants = Variants(),
+def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: Variants = STANDARD,
                    seeds: tuple[int, ...] = (1, 2), deepen_seeds: tuple[int, ...] = (4, 5, 6),
                    deepen_to: int = DEEPEN_TO, deepen_seconds: float | None = None) -> int:
     """The segment: the story, the 1-seed and the 2-seed proofs, the verdicts, then the deepenings from

@@ -162,7 +162,8 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
                 server.start()
                 try:
                     if wait_healthy(url, server) is None:
-                        raise RuntimeError(f"the kiosk server did not start: {(folder / 'server-output.txt').read_text()[-800:]}")
+                        raise RuntimeError("the kiosk server did not start: "
+                                           f"{(folder / 'server-output.txt').read_text()[-800:]}")
                     context = pw.chromium.launch_persistent_context(
                         str(folder / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
                         viewport={"width": 1280, "height": 800}, has_touch=True)
@@ -174,7 +175,7 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
                         for size in sizes:
                             for _ in range(games):
                                 figures = GameFigures(size, speed)
-                                _play(page, figures, strength, rng, lambda: _pdp1_pid(url))
+                                _play(page, figures, strength, rng, lambda url=url: _pdp1_pid(url))
                                 results.append(figures)
                                 print(_game_line(figures), flush=True)
                         final = health(url) or {}
@@ -244,7 +245,8 @@ def summary(results: list[GameFigures], neighbour: bool, strength: str) -> str:
             p95 = _percentile(replies, 0.95)
             lines.append(f"  {speed}: PDP-1 replies, touch to the next question: {len(replies)}, median "
                          f"{statistics.median(replies):.1f} s, 95 % within {p95:.1f} s, max {max(replies):.1f} s "
-                         f"(target {REPLY_TARGET[speed]:g} s for 95 %: {'met' if p95 <= REPLY_TARGET[speed] else 'NOT met'})")
+                         f"(target {REPLY_TARGET[speed]:g} s for 95 %: "
+                         f"{'met' if p95 <= REPLY_TARGET[speed] else 'NOT met'})")
         idle = [c for r in mine for c in r.idle_cpu]
         if idle:
             lines.append(f"  {speed}: the emulator waiting for a touch: {max(idle):.1f} % of a core at most "

@@ -37,7 +37,8 @@ from .view import board_view, last_move_view, result_view
 
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
 WAITING_LIGHTS_EVERY = 1.0  # ... and between two looks at the keyboard loop (each a stop, an examine, a cont:
-# every cont recalibrates the throttle at full speed for a moment, so fewer looks keep an idle kiosk near 10 % of a core)
+# every cont recalibrates the throttle at full speed for a moment,
+# so fewer looks keep an idle kiosk near 10 % of a core)
 WAITING_LIGHTS_AFTER = 0.3  # the first look this long after the question (its last character is long typed)
 NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
 STALE_TAP = "that tap was for an earlier turn"
@@ -259,7 +260,7 @@ class GameSession(FrontEnd):
                      countdown=None, notice=None)
         self.publish({"type": "paper", "game": self.game_no, "at": 0, "text": paper, "reset": True})
 
-    # -- what the driver hands over (the session is its front end) --------------------------------------------------------
+    # -- what the driver hands over (the session is its front end) -----------------------------------------------------
     def failed(self, failure: Failure) -> None:
         """The emulator failed: while the game is restored the page says "one moment"; the owner counts it."""
         if failure.restored:

@@ -330,9 +330,10 @@ def run_soak(plan: SoakPlan) -> int:
 def _report(plan: SoakPlan, figures: Figures, seconds: float, problem: str | None, stopped: bool, log_text: str,
             log_bytes: int, backups: int) -> int:
     end = figures.last or {}
-    limits = [count(plan.games, "game") if plan.games is not None else "", f"{plan.duration:g} s" if plan.duration else ""]
+    limits = [count(plan.games, "game") if plan.games is not None else "",
+              f"{plan.duration:g} s" if plan.duration else ""]
     print(f"kiosk soak: {plan.pits} pits, {plan.seeds} seeds, level {plan.level or 'auto'}, fast speed, "
-          f"until {' or '.join(l for l in limits if l)}; ran {seconds:.0f} s")
+          f"until {' or '.join(limit for limit in limits if limit)}; ran {seconds:.0f} s")
     if not end:
         print("  no figures: the server never answered")
         return 130 if stopped else 1

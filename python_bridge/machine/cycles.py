@@ -313,7 +313,7 @@ class CycleCounter:
             entries.append(HistoryEntry(0, m, addressed and bool(ind), int(address, 8) if addressed else None, None))
         core = _Core(self.sim)
         core.fetch(needed_words(entries))
-        each = {kind: entry_cycles(entry, core) for kind, entry in zip(kinds, entries)}
+        each = {kind: entry_cycles(entry, core) for kind, entry in zip(kinds, entries, strict=True)}
         self.cycles += sum(count * each[kind] for kind, count in kinds.items())
         self.instructions += sum(kinds.values())
         if self.by_address is not None:

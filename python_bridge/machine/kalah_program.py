@@ -71,7 +71,8 @@ def source_paths(program: Program = GAME) -> list[Path]:
 
 
 class TapeDamaged(SimhError):
-    """A tape (``build/kalah.rim``, ``build/prove.rim``) fails its own check (a bad checksum, a cut) and cannot be punched again."""
+    """A tape (``build/kalah.rim``, ``build/prove.rim``) fails its own check (a bad checksum, a cut) and cannot be
+    punched again."""
 
 
 _SOUND: set[tuple[int, int, int]] = set()   # (mtime_ns, size, inode) of tapes already verified

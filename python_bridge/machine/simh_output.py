@@ -132,7 +132,8 @@ class SimhOutput(SimhProcess):
                 return stop
             return match
 
-        found = self._until(find, self.timeout if timeout is None else timeout, repr(compiled.pattern) + " from the PDP-1")
+        found = self._until(find, self.timeout if timeout is None else timeout,
+                            repr(compiled.pattern) + " from the PDP-1")
         if found.re is STOP_RE:
             raise self._take_stop(found)
         self._unread = self._unread[found.end():]

@@ -28,7 +28,8 @@ from .search import MAX_DEPTH, MIN_DEPTH, best_move, check_search
 
 PROBE_SECONDS = 0.5
 PROOF_LOG_INTERCEPT, PROOF_LOG_SLOPE = -0.71, 0.231  # the proof model (see the docstring)
-BOUND_TESTS = 4  # ``--value``'s tests weigh a few proofs: Kalah(6,2) 156,316 positions in four tests (6.3 proofs), (6,3) two (1.4)
+# ``--value``'s tests weigh a few proofs: Kalah(6,2) 156,316 positions in four tests (6.3 proofs), (6,3) two (1.4)
+BOUND_TESTS = 4
 
 
 def two_figures(count: float) -> int:

@@ -298,7 +298,7 @@ def deepen(position: Position, deepest: int, variants: Variants = STANDARD,
     for depth in range(1, deepest + 1):
         nodes = tests = 0
 
-        def above(bound: int) -> bool:
+        def above(bound: int, depth: int = depth) -> bool:
             nonlocal nodes, tests
             result = _bound_test(position, bound, variants, None, depth)
             nodes += result.nodes

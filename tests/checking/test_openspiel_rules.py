@@ -49,7 +49,8 @@ def test_the_layout_maps_every_pit_and_count_one_to_one() -> None:
     numbered = tuple(range(100, 114))
     assert their_board(our_board(numbered)) == numbered and our_board(their_board(numbered)) == numbered
     ours = our_board(numbered)
-    assert ours[store_index(PITS, SOUTH)] == numbered[STORE_OF[0]] and ours[store_index(PITS, NORTH)] == numbered[STORE_OF[1]]
+    assert (ours[store_index(PITS, SOUTH)] == numbered[STORE_OF[0]]
+            and ours[store_index(PITS, NORTH)] == numbered[STORE_OF[1]])
     for side in (SOUTH, NORTH):
         for pit in range(1, PITS + 1):
             assert ours[pit_index(PITS, side, pit)] == numbered[action_of(side, pit)]

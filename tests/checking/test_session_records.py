@@ -222,7 +222,8 @@ def test_a_show_left_early_keeps_its_restart_count(kalah_tape) -> None:
 
     tape = read_tape(kalah_tape.read_bytes())
     panel = PanelSettings(pits=4, seeds=3, depth=3)
-    with Show(panel, presenter, LeavesAtTheSecondQuestion(2), tape.start, ReadInDisplay(tape_records(tape), out.write).reader_at) as show:
+    with Show(panel, presenter, LeavesAtTheSecondQuestion(2), tape.start,
+              ReadInDisplay(tape_records(tape), out.write).reader_at) as show:
         with pytest.raises(VisitorQuit):
             show.play()
     assert show.restarts == 1 and "[the emulator failed: " in out.getvalue()

@@ -56,7 +56,7 @@ def test_openings_are_distinct_while_there_are_enough_and_fixed_by_the_seed() ->
 def test_each_opening_is_played_once_with_each_colour() -> None:
     specs = specs_for(["ab4", "mcts1k"], 8, 1)
     assert [s.opponent for s in specs] == ["ab4"] * 8 + ["mcts1k"] * 8
-    for first, second in zip(specs[::2], specs[1::2]):
+    for first, second in zip(specs[::2], specs[1::2], strict=True):
         assert first.opening == second.opening and (first.our_side, second.our_side) == (SOUTH, NORTH)
     assert [s.number for s in specs[:8]] == list(range(8))
 

@@ -158,7 +158,7 @@ def test_thinking_times_are_the_machines_own_cycle_counts(kalah_tape, tmp_path: 
                 sim.cont()
     assert [(i, c) for i, c, _ in shown] == measured and len(shown) > 5
     assert [s for _, _, s in shown] == [round(c * 5e-6, 2) for _, c in measured]
-    assert len(beside) == len(shown) and all(abs(b - s) < 0.051 for b, (_, _, s) in zip(beside, shown))
+    assert len(beside) == len(shown) and all(abs(b - s) < 0.051 for b, (_, _, s) in zip(beside, shown, strict=True))
 
 
 def test_a_killed_emulator_is_replaced_and_the_show_goes_on(kalah_tape, tmp_path: Path) -> None:

@@ -53,7 +53,8 @@ def test_the_page_finds_every_key_it_uses() -> None:
 def test_each_catalogue_is_complete(language: str) -> None:
     english, other = _catalogue("en"), _catalogue(language)
     assert not sorted(set(english) - set(other)), f"{language}.json lacks {sorted(set(english) - set(other))}"
-    assert not sorted(set(other) - set(english)), f"{language}.json has unknown keys {sorted(set(other) - set(english))}"
+    assert not sorted(set(other) - set(english)), (f"{language}.json has unknown keys "
+                                                   f"{sorted(set(other) - set(english))}")
     assert all(isinstance(v, str) and v.strip() for v in other.values())
     for key, text in english.items():  # the same placeholders, so no number goes missing in translation
         assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text)), (language, key)

@@ -1,5 +1,5 @@
-"""docs/kiosk.md's "A gallery install, step by step", the technician's install: every command in its shell blocks is a real one (a
-program on this machine or in a package the install names, a unit the install makes, a make target, a
+"""docs/kiosk.md's "A gallery install, step by step", the technician's install: every command in its shell blocks
+is a real one (a program on this machine or in a package the install names, a unit the install makes, a make target, a
 file a staged install has), and the cheap ones are run: the token's grep on a staged configuration, the
 health command against a real server, the Debian 12 drop-in through `systemd-analyze verify`."""
 
@@ -20,7 +20,8 @@ from tests.programs import need
 DOC = ROOT / "docs" / "kiosk.md"
 UNITS = ("kalah-kiosk", "kalah-kiosk-screen")
 # the programs the doc uses that a fresh Debian lacks, and the package install-kiosk brings them in
-INSTALLED_BY_US = {"aplay": "alsa-utils", "speaker-test": "alsa-utils", "alsactl": "alsa-utils", "alsamixer": "alsa-utils"}
+INSTALLED_BY_US = {"aplay": "alsa-utils", "speaker-test": "alsa-utils", "alsactl": "alsa-utils",
+                   "alsamixer": "alsa-utils"}
 SHELL_WORDS = {"cd", "exit", "echo"}
 MADE_LATER = ("/etc/udev/rules.d/", "/var/lib/kalah-kiosk/", "/proc/")  # by the technician, the server, the kernel
 
@@ -82,7 +83,8 @@ def test_every_command_is_a_real_one(staged) -> None:
         else:
             assert program in SHELL_WORDS or shutil.which(program) or program in ("su", "adduser", "ssh"), program
         if program in ("systemctl", "journalctl"):
-            named = [w for w in words[1:] if w.startswith("kalah")] + [w for i, w in enumerate(words) if words[i - 1] == "-u"]
+            named = ([w for w in words[1:] if w.startswith("kalah")]
+                     + [w for i, w in enumerate(words) if words[i - 1] == "-u"])
             assert named and all(name in UNITS for name in named), words
         if program == "make":
             assert all(target in targets for target in words[1:]), words
@@ -144,6 +146,6 @@ def test_the_touch_rule_is_the_tables_and_udev_reads_it(tmp_path) -> None:
     if done.returncode != 0:
         pytest.skip("this udevadm has no verify (systemd 253 and later: Debian 13)")
     (tmp_path / "99-kalah-touch.rules").write_text(rule + "\n")
-    done = subprocess.run([need("udevadm"), "verify", str(tmp_path / "99-kalah-touch.rules")], capture_output=True, text=True,
-                          timeout=30)
+    done = subprocess.run([need("udevadm"), "verify", str(tmp_path / "99-kalah-touch.rules")], capture_output=True,
+                          text=True, timeout=30)
     assert done.returncode == 0, done.stdout + done.stderr

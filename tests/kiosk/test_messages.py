@@ -30,7 +30,8 @@ def test_good_messages_and_the_flood_limit() -> None:
     assert parse_message('{"type": "move", "pit": 3, "turn": 7}') == ClientMessage("move", 3, 7)
     assert parse_message('{"type": "swap", "turn": 0}') == ClientMessage("swap", None, 0)
     assert parse_message('{"type": "new_game"}') == ClientMessage("new_game")
-    assert parse_message('{"type": "choose", "strength": "gentle"}') == ClientMessage("choose", choice=("strength", "gentle"))
+    assert parse_message('{"type": "choose", "strength": "gentle"}') == ClientMessage("choose",
+                                                                                      choice=("strength", "gentle"))
     bucket = TokenBucket()
     allowed = sum(bucket.allow(100.0) for _ in range(50))  # fifty at once: the burst only
     assert allowed == 10 and not bucket.allow(100.0) and bucket.allow(100.3)

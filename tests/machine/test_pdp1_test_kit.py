@@ -20,7 +20,8 @@ PACKAGE = ("pyproject.toml", "tools", "python_bridge")  # what pip builds the pa
 
 
 def test_the_example_passes_in_a_project_of_its_own(tmp_path: Path) -> None:
-    source = tmp_path / "pdp1-kalah"  # a copy: pip builds in its source folder, and the checkout's build/ holds the tapes
+    # a copy: pip builds in its source folder, and the checkout's build/ holds the tapes
+    source = tmp_path / "pdp1-kalah"
     source.mkdir()
     for name in PACKAGE:
         if (ROOT / name).is_dir():

@@ -143,7 +143,8 @@ def test_the_end_of_run_guard_sees_a_running_pdp1_and_not_a_closed_one() -> None
 
 
 def test_the_readme_example_runs_as_a_test_file_of_its_own(tmp_path) -> None:
-    """docs/tools.md, "Testing your own PDP-1 program": its test, outside this project, through the plugin's entry point."""
+    """docs/tools.md, "Testing your own PDP-1 program": its test, outside this project, through the plugin's entry
+    point."""
     import subprocess
     import sys
     from pathlib import Path

@@ -288,7 +288,7 @@ def test_the_value_search_finds_every_margin_in_range(variants: Variants) -> Non
     for value in range(-24, 25):
         if not variants.remainder_void and value % 2:
             continue  # 24 seeds, every one in a store at the end: an odd margin cannot happen
-        found, tests = exact_value(start, variants, -24, 24, test=lambda bound: _Answer(value > bound))
+        found, tests = exact_value(start, variants, -24, 24, test=lambda bound, value=value: _Answer(value > bound))
         bounds = [bound for bound, _ in tests]
         assert found == value and bounds[0] == 0 and len(bounds) <= 2 * len(bin(abs(value) + 2))
         if not variants.remainder_void:

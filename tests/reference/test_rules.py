@@ -16,6 +16,7 @@ from python_bridge.reference.notation import SWAP, format_position, parse_positi
 from python_bridge.reference.rules import (
     NORTH,
     SOUTH,
+    STANDARD,
     Position,
     RulesError,
     Variants,
@@ -31,7 +32,7 @@ VOID = Variants(remainder_void=True)
 PIE = Variants(pie_rule=True)
 
 
-def after(text: str, pit: int, variants: Variants = Variants()) -> str:
+def after(text: str, pit: int, variants: Variants = STANDARD) -> str:
     """The notation of the position after playing ``pit`` in ``text``."""
     return format_position(play(parse_position(text), pit, variants).position)
 

@@ -80,7 +80,8 @@ def minimax_south(position: Position, variants: Variants, memo: dict[Position, i
     if position.over:
         return position.margin(SOUTH)
     if position not in memo:
-        values = [minimax_south(play(position, pit, variants).position, variants, memo) for pit in position.legal_pits()]
+        values = [minimax_south(play(position, pit, variants).position, variants, memo)
+                  for pit in position.legal_pits()]
         memo[position] = max(values) if position.to_move == SOUTH else min(values)
     return memo[position]
 
@@ -152,7 +153,8 @@ def test_report_counts_work() -> None:
 
 # --- the published values (empty capture) ----------------------------------------------------
 
-FAST = [(m, n) for m in (1, 2, 3) for n in range(1, 7)] + [(4, 1), (4, 2), (4, 3), (4, 4), (5, 1), (5, 2), (6, 1), (6, 2)]
+FAST = [(m, n) for m in (1, 2, 3) for n in range(1, 7)] + [(4, 1), (4, 2), (4, 3), (4, 4), (5, 1), (5, 2),
+                                                          (6, 1), (6, 2)]
 SLOW = [(5, 3), (4, 5), (5, 4), (6, 3)]
 
 

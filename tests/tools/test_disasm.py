@@ -28,7 +28,7 @@ def test_every_word_round_trips_through_macro1(tmp_path: Path) -> None:
     assembled = [record.word for record in tape.records]
     assert len(assembled) == 1 << 18
     wrong = [(f"{w:06o}", disassemble(w), f"{a:06o}")
-             for w, a in zip(range(1 << 18), assembled) if w != a]
+             for w, a in zip(range(1 << 18), assembled, strict=True) if w != a]
     assert not wrong, f"{len(wrong)} words do not round-trip, e.g. {wrong[:10]}"
 
 

@@ -81,7 +81,7 @@ def _macro1_words(source: str, tmp_path: Path) -> list[int]:
     subprocess.run(["/usr/bin/macro1", "-r", "t.mac"], cwd=tmp_path, capture_output=True,
                    timeout=30, check=True)
     frames = [b & 0o77 for b in (tmp_path / "t.rim").read_bytes() if b & 0o200]
-    words = [(a << 12) | (b << 6) | c for a, b, c in zip(frames[::3], frames[1::3], frames[2::3])]
+    words = [(a << 12) | (b << 6) | c for a, b, c in zip(frames[::3], frames[1::3], frames[2::3], strict=True)]
     return words[1:-1:2]          # dio addr, word, ..., jmp start
 
 

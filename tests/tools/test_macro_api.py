@@ -35,7 +35,7 @@ k=go+2
 
 def tape_words(tape: bytes) -> list[int]:
     frames = [b & 0o77 for b in tape if b & 0o200]
-    return [(a << 12) | (b << 6) | c for a, b, c in zip(frames[::3], frames[1::3], frames[2::3])]
+    return [(a << 12) | (b << 6) | c for a, b, c in zip(frames[::3], frames[1::3], frames[2::3], strict=True)]
 
 
 def test_program_fields() -> None:
@@ -85,7 +85,7 @@ def test_block_tape_layout() -> None:
 def test_rim_tape_holds_every_word() -> None:
     program = assemble(SOURCE, rim=True)
     words = tape_words(program.tape or b"")
-    pairs = dict(zip((w & 0o7777 for w in words[0:-1:2]), words[1:-1:2]))
+    pairs = dict(zip((w & 0o7777 for w in words[0:-1:2]), words[1:-1:2], strict=True))
     assert pairs == program.words
     assert words[-1] == 0o600100
 

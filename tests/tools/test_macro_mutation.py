@@ -98,11 +98,12 @@ def test_mutated_sources_fail_like_macro1(tmp_path: Path) -> None:
             if again != expected:
                 continue                       # macro1 itself is not repeatable here
             (tmp_path / "failing.mac").write_bytes(source)
+            differing = [k for k in set(expected[2]) | set(actual[2]) if expected[2].get(k) != actual[2].get(k)]
             raise AssertionError(
                 f"case {case} ({original.name} mutated, switches {switches}) differs; "
                 f"source kept in {tmp_path / 'failing.mac'}\n"
                 f"macro1: {expected[0]} {expected[1][-400:]!r}\n"
                 f"python: {actual[0]} {actual[1][-400:]!r}\n"
-                f"files differing: {[k for k in set(expected[2]) | set(actual[2]) if expected[2].get(k) != actual[2].get(k)]}")
+                f"files differing: {differing}")
         compared += 1
     assert compared > COUNT // 2

@@ -130,7 +130,7 @@ def test_block_tape_layout(tmp_path: Path) -> None:
 def test_rewriting_a_real_tape_gives_the_same_bytes(tmp_path: Path) -> None:
     punched = assemble(PROGRAM, tmp_path).read_bytes()
     tape = read_tape(punched)
-    pairs = [(a, w) for b in tape.blocks for a, w in zip(b.addresses, b.words)]
+    pairs = [(a, w) for b in tape.blocks for a, w in zip(b.addresses, b.words, strict=True)]
     assert write_block_tape(pairs, tape.start) == punched
     rim = assemble(PROGRAM, tmp_path, "r", rim=True).read_bytes()
     assert write_rim(read_tape(rim).memory, 0o100) == rim

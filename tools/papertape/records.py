@@ -120,7 +120,7 @@ class Tape:
         for record in self.records:
             image[record.address] = record.word
         for block in self.blocks:
-            for address, word in zip(block.addresses, block.words):
+            for address, word in zip(block.addresses, block.words, strict=True):
                 image[address & ADDRESS_MASK] = word
         return image
 
