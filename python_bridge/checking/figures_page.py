@@ -1,4 +1,5 @@
-"""``docs/figures.md``, written by ``make figures``: every figure the docs quote, each from the command that measures it.
+"""``docs/figures.md``, written by ``make figures``: every figure the docs quote, each from the command
+that measures it.
 
 Why a page of command outputs: a figure typed into prose goes stale the day the program changes (the
 README once said "41 blocks" of a tape that had 49).  Here each section is one command run as a user

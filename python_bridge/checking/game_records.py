@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..machine.transcript import ParseError, Title, TranscriptParser, VARIANT_WORDS
+from ..machine.transcript import VARIANT_WORDS, ParseError, Title, TranscriptParser
 from ..reference.game import Game
 from ..reference.notation import NotationError, parse_record
 from ..reference.rules import ENDED, NORTH, SOUTH, MoveResult, Position, RulesError, Variants, start_position
@@ -96,7 +96,7 @@ def _header(text: str) -> dict[str, str]:
     for line in text.split(TRANSCRIPT_HEADING, 1)[0].splitlines():
         settings = _PLAY_SETTINGS.fullmatch(line) or _DEMO_SETTINGS.fullmatch(line)
         if settings:
-            fields.update(zip(("pits", "seeds", "level", "rules"), settings.groups()))
+            fields.update(zip(("pits", "seeds", "level", "rules"), settings.groups(), strict=True))
         elif ": " in line or line.endswith(":"):
             key, _, value = line.partition(":")
             fields.setdefault(key.strip(), value.strip())

@@ -1,4 +1,5 @@
-"""``python -m python_bridge bench``: the PDP-1's figures (argument parsing only; the measuring is in checking.figures)."""
+"""``python -m python_bridge bench``: the PDP-1's figures (argument parsing only; the measuring is in
+checking.figures)."""
 
 from __future__ import annotations
 
@@ -27,5 +28,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    return run_guarded(lambda: report(args.positions, args.level_positions, args.fuzz_cases, args.seed, args.core), (UsageError,),
+    return run_guarded(lambda: report(args.positions, args.level_positions, args.fuzz_cases, args.seed, args.core),
+                       (UsageError,),
                        needs_tape=True)

@@ -7,9 +7,24 @@ import argparse
 import sys
 
 from ..checking.games import ALL_VARIANTS, game_specs, run_crosscheck
-from .validators import (DEPTH, EXIT_FAILURE, EXIT_OK, LEVEL, PITS, SEEDS, UsageError, add_jobs, add_seed,
-                         add_variant_flags, bounded_int, new_parser, resolve_jobs, run_guarded, variants_from,
-                         warn_if_long)
+from .validators import (
+    DEPTH,
+    EXIT_FAILURE,
+    EXIT_OK,
+    LEVEL,
+    PITS,
+    SEEDS,
+    UsageError,
+    add_jobs,
+    add_seed,
+    add_variant_flags,
+    bounded_int,
+    new_parser,
+    resolve_jobs,
+    run_guarded,
+    variants_from,
+    warn_if_long,
+)
 
 # 100,000 games is an afternoon, not a lifetime.
 GAMES = bounded_int(1, 100_000)
@@ -22,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=GAMES, default=10, help="games to play (default 10)")
     add_seed(parser, 1, "the seed that fixes every game")
     add_jobs(parser)
-    parser.add_argument("--player", choices=("random", "search"), default="random", help="the PDP-1's opponent (random)")
+    parser.add_argument("--player", choices=("random", "search"), default="random",
+                        help="the PDP-1's opponent (random)")
     parser.add_argument("--player-depth", type=DEPTH, default=3, help="depth of the search player (default 3)")
     parser.add_argument("--level", type=LEVEL, default=3, help="the PDP-1's level (default 3; 0: its default level)")
     parser.add_argument("--pits", type=PITS, help="fixed pits a side (default: 3 to 6 at random)")

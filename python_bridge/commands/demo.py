@@ -9,8 +9,21 @@ from typing import TextIO
 from ..demo.captions import DEFAULT_SCRIPT, CaptionScript, ScriptError
 from ..demo.run import DEFAULT_LEVEL, DEFAULT_PITS, DEFAULT_SEEDS, RECORDS, run_show
 from ..machine.front_panel import PanelSettings
-from .validators import (UsageError, add_board_options, add_brief, add_first, add_records, add_variant_flags, given_options,
-                         new_parser, readable_file, ready_folder, refuse_with, run_guarded, variants_from)
+from .validators import (
+    UsageError,
+    add_board_options,
+    add_brief,
+    add_first,
+    add_records,
+    add_variant_flags,
+    given_options,
+    new_parser,
+    readable_file,
+    ready_folder,
+    refuse_with,
+    run_guarded,
+    variants_from,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

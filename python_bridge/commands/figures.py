@@ -1,4 +1,5 @@
-"""``python -m python_bridge figures``: write docs/figures.md (argument parsing only; the page is checking.figures_page's)."""
+"""``python -m python_bridge figures``: write docs/figures.md (argument parsing only; the page is
+checking.figures_page's)."""
 
 from __future__ import annotations
 

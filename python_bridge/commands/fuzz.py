@@ -5,8 +5,18 @@ from __future__ import annotations
 import argparse
 
 from ..checking.fuzz import GROUP_SIZE, run_fuzz
-from .validators import (EXIT_FAILURE, EXIT_OK, UsageError, add_jobs, add_seed, bounded_int, new_parser, resolve_jobs,
-                         run_guarded, warn_if_long)
+from .validators import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    UsageError,
+    add_jobs,
+    add_seed,
+    bounded_int,
+    new_parser,
+    resolve_jobs,
+    run_guarded,
+    warn_if_long,
+)
 
 # About 1,500 cases a second: ten million is a couple of hours, the most a run may ask for.
 MAX_CASES = 10_000_000

@@ -10,12 +10,12 @@ import argparse
 import asyncio
 import sys
 
-from .validators import EXIT_FAILURE, EXIT_OK, fail, new_parser, readable_file
 from ..kiosk.config import ConfigError, KioskConfig, load_config
 from ..kiosk.health import state_dir_problem
 from ..kiosk.logs import setup_log
-from ..kiosk.server import serve   # aiohttp, the kiosk's extra: without it __main__ says so in one line
+from ..kiosk.server import serve  # aiohttp, the kiosk's extra: without it __main__ says so in one line
 from ..machine.simh import SimhError
+from .validators import EXIT_FAILURE, EXIT_OK, fail, new_parser, readable_file
 
 
 def build_parser() -> argparse.ArgumentParser:

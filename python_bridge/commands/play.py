@@ -1,4 +1,5 @@
-"""``python -m python_bridge play``: you against the PDP-1 at the terminal (argument parsing only; the game is in play.terminal)."""
+"""``python -m python_bridge play``: you against the PDP-1 at the terminal (argument parsing only; the game
+is in play.terminal)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,18 @@ import argparse
 from ..machine.front_panel import PanelSettings
 from ..play.terminal import RECORDS, play_at_terminal
 from . import demo
-from .validators import (UsageError, add_board_options, add_brief, add_first, add_records, add_variant_flags, new_parser,
-                         ready_folder, run_guarded, variants_from)
+from .validators import (
+    UsageError,
+    add_board_options,
+    add_brief,
+    add_first,
+    add_records,
+    add_variant_flags,
+    new_parser,
+    ready_folder,
+    run_guarded,
+    variants_from,
+)
 
 
 def _authentic(args: argparse.Namespace) -> int:

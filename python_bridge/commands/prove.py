@@ -18,16 +18,37 @@ from __future__ import annotations
 
 import argparse
 
-from ..checking.deepening import DeepeningRun, deepen_start, DepthRun
-from ..checking.proof import (clock_text, FREE_SLICE, Progress, ProofRun, proof_seconds, prove_start, SAMPLE_EVERY,
-                              SLICE, value_of_start)
+from ..checking.deepening import DeepeningRun, DepthRun, deepen_start
+from ..checking.proof import (
+    FREE_SLICE,
+    SAMPLE_EVERY,
+    SLICE,
+    Progress,
+    ProofRun,
+    clock_text,
+    proof_seconds,
+    prove_start,
+    value_of_start,
+)
 from ..machine.cycles import seconds
+from ..machine.simh import SimhError
 from ..reference.estimates import estimate_proof, two_figures
 from ..reference.prove import MAX_BOUND, MAX_DEEPEN, MAX_PLIES, ProofError, ProofTooDeep
-from ..machine.simh import SimhError
 from .progress import CountTicker, announce
-from .validators import (EXIT_FAILURE, EXIT_OK, PITS, SEEDS, UsageError, add_variant_flags, bounded_float,
-                         bounded_int, fail, new_parser, run_guarded, variants_from)
+from .validators import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    PITS,
+    SEEDS,
+    UsageError,
+    add_variant_flags,
+    bounded_float,
+    bounded_int,
+    fail,
+    new_parser,
+    run_guarded,
+    variants_from,
+)
 
 BOUND = bounded_int(-MAX_BOUND, MAX_BOUND)
 PACE = bounded_float(0.0, 1000.0)

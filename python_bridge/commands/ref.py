@@ -19,14 +19,23 @@ import argparse
 import sys
 import time
 
-from .validators import (EXIT_OK, PITS, SEEDS, UsageError, add_variant_flags, new_parser, run_guarded, shown,
-                         variants_from)
-from ..reference.rules import ENDED, RulesError, Variants, play
-from ..reference.prove import MAX_BOUND, ProofError, ProofTooDeep, prove
-from ..reference.search import SearchError, best_move, level_move
 from ..reference.estimates import estimate_position_proof, estimate_search, position_proof_positions
 from ..reference.notation import NotationError, format_position, parse_position
+from ..reference.prove import MAX_BOUND, ProofError, ProofTooDeep, prove
+from ..reference.rules import ENDED, RulesError, Variants, play
+from ..reference.search import SearchError, best_move, level_move
 from .progress import CountTicker, announce
+from .validators import (
+    EXIT_OK,
+    PITS,
+    SEEDS,
+    UsageError,
+    add_variant_flags,
+    new_parser,
+    run_guarded,
+    shown,
+    variants_from,
+)
 
 INPUT_ERRORS = (NotationError, RulesError, SearchError, ProofError, UsageError)
 MAX_DIGITS = 18          # pits and depths are small; a longer number is refused before int() sees it

@@ -25,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = new_parser("python -m python_bridge replay",
                         "Show a saved game record again, move by move with the boards, checked against the reference.")
     parser.add_argument("record", type=readable_file, metavar="FILE",
-                        help="a record play or the demo saved (records/kalah-...-game1.txt, records/demo-...-record.txt)")
+                        help="a record play or the demo saved "
+                             "(records/kalah-...-game1.txt, records/demo-...-record.txt)")
     pacing = parser.add_mutually_exclusive_group()
     pacing.add_argument("--step", action="store_true", help="wait for Enter before each move")
     pacing.add_argument("--pause", type=bounded_float(0, 60, "s"), default=0.0,

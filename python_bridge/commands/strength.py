@@ -9,8 +9,17 @@ import sys
 from tools.cli_args import BoundedInt, shown
 
 from ..checking.strength import OPPONENTS, OpenSpielMissing, RulesDiverged, run
-from .validators import (EXIT_FAILURE, EXIT_OK, JOBS, UsageError, add_seed, new_parser, resolve_jobs, run_guarded,
-                         warn_if_long)
+from .validators import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    JOBS,
+    UsageError,
+    add_seed,
+    new_parser,
+    resolve_jobs,
+    run_guarded,
+    warn_if_long,
+)
 
 # About the seconds of one core a game takes (measured on this 2-core machine, docs/figures.md: 20 games of
 # each opponent with 2 jobs in 300 s, 265 s of them MCTS 10k's): for the note before a long run.

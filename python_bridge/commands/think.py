@@ -32,10 +32,12 @@ INPUT_ERRORS = (NotationError, RulesError, SearchError, UsageError)
 def build_parser() -> argparse.ArgumentParser:
     parser = new_parser("python -m python_bridge think",
                           "Measure one search of the PDP-1 program in SIMH: instructions, memory cycles, 1960 seconds.")
-    parser.add_argument("position", help='2m+2 counts in sowing order, then s or n, e.g. "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"')
+    parser.add_argument("position",
+                        help='2m+2 counts in sowing order, then s or n, e.g. "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"')
     parser.add_argument("--depth", type=DEPTH, help=f"search {MIN_DEPTH}-{MAX_DEPTH} plies (the b command); "
                         "without it the default level, as play mode thinks")
-    parser.add_argument("--empty-capture", action="store_true", help="capture into the store even opposite an empty pit")
+    parser.add_argument("--empty-capture", action="store_true",
+                        help="capture into the store even opposite an empty pit")
     parser.add_argument("--deferred-end", action="store_true", help="end only when the player to move has no seeds")
     parser.add_argument("--remainder-void", action="store_true", help="seeds left at the end go to nobody")
     return parser

@@ -18,14 +18,25 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from tools.cli_args import (EXIT_FAILURE, EXIT_LIMIT, EXIT_OK, EXIT_STATUSES, EXIT_USAGE, OneLineParser, bounded_float, bounded_int,
-                            short_line, shown)
+from tools.cli_args import (
+    EXIT_FAILURE,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_STATUSES,
+    EXIT_USAGE,
+    OneLineParser,
+    bounded_float,
+    bounded_int,
+    short_line,
+    shown,
+)
 from tools.user_files import UserFileError, name_problem, user_file
 
 from ..reference.rules import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Variants
 from ..reference.search import MAX_DEPTH, MIN_DEPTH
 
-__all__ = ["EXIT_OK", "EXIT_FAILURE", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED", "EXIT_STATUSES", "UsageError", "FriendlyParser", "new_parser", "bounded_int",
+__all__ = ["EXIT_OK", "EXIT_FAILURE", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED", "EXIT_STATUSES",
+           "UsageError", "FriendlyParser", "new_parser", "bounded_int",
            "bounded_float", "shown"]
 
 EXIT_INTERRUPTED = 130                 # Ctrl-C: the shell's status for SIGINT (128 + 2)
@@ -116,7 +127,8 @@ def ready_folder(path: Path) -> Path:
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
-        raise UsageError(f"--records: cannot write in the folder {shown(str(path), 160)}: {exc.strerror or exc}") from None
+        why = exc.strerror or exc
+        raise UsageError(f"--records: cannot write in the folder {shown(str(path), 160)}: {why}") from None
     return path
 
 
@@ -139,7 +151,8 @@ def add_records(parser: argparse.ArgumentParser, default: Path, what: str) -> No
 
 def add_variant_flags(parser: argparse.ArgumentParser) -> None:
     """The four rule variants, as every command spells them."""
-    parser.add_argument("--empty-capture", action="store_true", help="capture into the store even opposite an empty pit")
+    parser.add_argument("--empty-capture", action="store_true",
+                        help="capture into the store even opposite an empty pit")
     parser.add_argument("--deferred-end", action="store_true", help="end only when the player to move has no seeds")
     parser.add_argument("--remainder-void", action="store_true", help="seeds left at the end go to nobody")
     parser.add_argument("--pie-rule", action="store_true", help="North may swap sides after South's first turn")
@@ -233,7 +246,8 @@ DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def duration(low: float, high: float) -> Callable[[str], float]:
-    """An argparse ``type``: seconds, or a number with s, m, h or d (``90``, ``30m``, ``2h``), from ``low`` to ``high`` s."""
+    """An argparse ``type``: seconds, or a number with s, m, h or d (``90``, ``30m``, ``2h``), from ``low`` to
+    ``high`` s."""
 
     def parse(text: str) -> float:
         number, scale = text, 1
@@ -244,9 +258,11 @@ def duration(low: float, high: float) -> Callable[[str], float]:
                 raise ValueError(number)
             value = float(number) * scale
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a duration such as 90, 90s, 30m, 2h or 1d, not {shown(text)}") from None
+            raise argparse.ArgumentTypeError(
+                f"must be a duration such as 90, 90s, 30m, 2h or 1d, not {shown(text)}") from None
         if not low <= value <= high:  # NaN fails this too
-            raise argparse.ArgumentTypeError(f"must be from {low:.0f} s to {high:.0f} s ({high / 86400:g} days), not {shown(text)}")
+            raise argparse.ArgumentTypeError(
+                f"must be from {low:.0f} s to {high:.0f} s ({high / 86400:g} days), not {shown(text)}")
         return value
 
     return parse

@@ -21,22 +21,31 @@ from typing import TextIO
 from tools.papertape import TapeError, read_tape
 
 from ..checking.crosscheck import CrossCheckMismatch
+from ..checking.driver import GameOutcome
+from ..checking.keyboard import keys_unseen_while_busy, own_foreground
+from ..checking.pacing import READER_FRAMES_PER_SECOND, Pacer
+from ..checking.record_files import claim, create_new
+from ..checking.record_files import stamp as time_stamp
+from ..checking.wording import count
+from ..machine.cycles import CYCLES_PER_SECOND
+from ..machine.front_panel import (
+    SW_DEFERRED_END,
+    SW_DIAGNOSTIC,
+    SW_EMPTY_CAPTURE,
+    SW_PDP1_FIRST,
+    SW_PIE_RULE,
+    SW_REMAINDER_VOID,
+    PanelSettings,
+    describe_switches,
+    describe_test_word,
+)
+from ..machine.kalah_program import ROOT, ensure_tape
+from ..machine.simh import SimhError
+from ..reference.notation import format_record
 from .captions import CaptionScript
 from .paper import paper_svg, svg_text
-from ..checking.pacing import READER_FRAMES_PER_SECOND, Pacer
-from ..machine.cycles import CYCLES_PER_SECOND
 from .show import DemoVisitor, Presenter, Show, Style, Thought, VisitorQuit, format_seconds
-from .tape_picture import (ReadInDisplay, loader_words_line, tape_records, tape_strip,
-                        tape_summary)
-from ..machine.front_panel import (SW_DEFERRED_END, SW_DIAGNOSTIC, SW_EMPTY_CAPTURE, SW_PDP1_FIRST, SW_PIE_RULE,
-                          SW_REMAINDER_VOID, PanelSettings, describe_switches, describe_test_word)
-from ..machine.kalah_program import ROOT, ensure_tape
-from ..reference.notation import format_record
-from ..checking.keyboard import keys_unseen_while_busy, own_foreground
-from ..checking.wording import count
-from ..checking.record_files import claim, create_new, stamp as time_stamp
-from ..checking.driver import GameOutcome
-from ..machine.simh import SimhError
+from .tape_picture import ReadInDisplay, loader_words_line, tape_records, tape_strip, tape_summary
 
 RECORDS = ROOT / "records"
 # The default show: a game of a few minutes at 1960 speed (docs/demonstration.md).
@@ -66,7 +75,8 @@ def panel_lines(panel: PanelSettings) -> list[str]:
         "  test word        bits 0-17, up (^) is a one, in octal digits of three",
         f"                   {groups}",
         f"                    {digits}     = {word:06o}",
-        f"                   bit 0 {'up: the PDP-1 plays both sides' if panel.demo else 'down: the PDP-1 plays one side'};"
+        f"                   bit 0 "
+        f"{'up: the PDP-1 plays both sides' if panel.demo else 'down: the PDP-1 plays one side'};"
         f" bits 6-11: {level}; bits 12-14: {count(panel.pits, 'pit')}; bits 15-17: {count(panel.seeds, 'seed')}",
     ]
 
@@ -101,7 +111,8 @@ def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutc
              f"test word {describe_test_word(panel.test_word())} ({panel.test_word():06o})"]
     if checker is not None:
         t = checker.title
-        lines += [f"settings: {count(t.pits, 'pit')}, {count(t.seeds, 'seed')}, level {t.level or 'auto'}, {t.variants.describe()}",
+        lines += [f"settings: {count(t.pits, 'pit')}, {count(t.seeds, 'seed')}, level {t.level or 'auto'}, "
+                  f"{t.variants.describe()}",
                   "players: " + ("the PDP-1 plays both sides (South black, North red on the paper)" if t.first == "both"
                                  else "the PDP-1 (red) against a visitor (black)"),
                   f"record: {format_record(checker.game.record) or '(no move)'}",
@@ -227,12 +238,15 @@ def summary(outcome: GameOutcome, thoughts: list[Thought], wall: float, restarts
     lines = ["[the show is over]"]
     if outcome.end is not None:
         lines.append(f"  result: {outcome.end.result()}")
-    lines.append(f"  {count(len(outcome.record), 'move')}, {outcome.moves_checked} cross-checked against the reference engine "
+    lines.append(f"  {count(len(outcome.record), 'move')}, {outcome.moves_checked} cross-checked against the "
+                 "reference engine "
                  f"({outcome.choices_checked} of them the PDP-1's choices)")
     if thoughts:
         longest = max(thoughts, key=lambda t: t.cycles)
         lines.append(f"  the PDP-1 thought {format_seconds(sum(t.seconds for t in thoughts))} s of 1960 time in "
-                     f"{count(len(thoughts), 'move')} (longest {format_seconds(longest.seconds)} s, move {longest.move})")
+                     f"{count(len(thoughts), 'move')} "
+                     f"(longest {format_seconds(longest.seconds)} s, move {longest.move})")
     minutes, seconds = divmod(int(round(wall)), 60)
-    lines.append(f"  the show took {minutes} min {seconds:02d} s" + (f"; emulator restarts: {restarts}" if restarts else ""))
+    restarted = f"; emulator restarts: {restarts}" if restarts else ""
+    lines.append(f"  the show took {minutes} min {seconds:02d} s{restarted}")
     return "\n".join(lines)

@@ -16,7 +16,8 @@ says which question it answers.
   ``your_turn``, ``demo_turn``, ``game_over``, ``one_moment``), ``game``,
   ``board``, ``legal``, ``swap``, ``last``, ``result`` (``pdp1``,
   ``visitor``: the scores; ``winner``: ``"pdp-1"``, ``"visitor"`` or null),
-  ``countdown``, ``notice`` (null, or ``"one_moment"``), ``speed`` and **``turn``**: the number of the question now open.
+  ``countdown``, ``notice`` (null, or ``"one_moment"``), ``speed`` and **``turn``**: the number of the
+  question now open.
   It increases (never decreases while the server runs) every time the PDP-1
   asks for a move (the visitor's or the demonstration player's) and every time
   a new game starts; a page answers the ``turn`` of the last ``state`` it drew.

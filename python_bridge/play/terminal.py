@@ -21,8 +21,7 @@ from typing import TextIO
 
 from ..checking.crosscheck import CrossCheckMismatch
 from ..checking.driver import Failure, FrontEnd, GameDriver, GameOutcome
-from ..checking.keyboard import (ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground,
-                                 wait_for_any_line)
+from ..checking.keyboard import ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground, wait_for_any_line
 from ..checking.pacing import Pacer
 from ..checking.record_files import claim, create_new, stamp
 from ..checking.visitors import VisitorQuit
@@ -151,7 +150,8 @@ class Spinner:
                 if self.asking or quiet < SPIN_AFTER or (self.paper is not None and not self.paper.at_line_start):
                     continue  # a line begun on the paper (the question) is never drawn over
                 turn += 1
-                what = "the PDP-1 is thinking" if self.waiting else "checking the PDP-1's move with the reference engine"
+                what = ("the PDP-1 is thinking" if self.waiting
+                        else "checking the PDP-1's move with the reference engine")
                 wheel = WHEEL[turn % len(WHEEL)]
                 self.err.write(f"\r[{what}: {quiet:.0f} s {wheel}]\x1b[K")
                 self.err.flush()
@@ -211,7 +211,8 @@ class SessionRecords:
     started: str = field(default_factory=stamp)
     stem: str | None = field(default=None, init=False)
     saved: list[Path] = field(default_factory=list, init=False)
-    failure: str = field(default="", init=False)  # why a record could not be written (the folder vanished, the disk is full)
+    # why a record could not be written (the folder vanished, the disk is full)
+    failure: str = field(default="", init=False)
     unsaved_text: str = field(default="", init=False)  # the record that could not be written, to be shown instead
 
     def save(self, outcome: GameOutcome | None, finished: bool, unfinished: str = "the visitor left") -> Path | None:

@@ -98,7 +98,8 @@ def entry_points() -> list[EntryPoint]:
 
 # ---------------------------------------------------------------------------- the cases
 
-def sub_parsers(parser: argparse.ArgumentParser, prefix: list[str]) -> Iterator[tuple[list[str], argparse.ArgumentParser]]:
+def sub_parsers(parser: argparse.ArgumentParser,
+                prefix: list[str]) -> Iterator[tuple[list[str], argparse.ArgumentParser]]:
     """The parser and every sub-command's parser, with the words that reach it."""
     yield prefix, parser
     for action in parser._actions:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+
 @pytest.mark.parametrize("args", [
     ["play", "--pits", "9"],
     ["play", "--level", "x"],

@@ -76,7 +76,8 @@ def assert_one_line_error(result: tuple[int, str, str], fragment: str) -> None:
         (("solve", "--pits", "6", "--seeds", "6"), "would run for hours"),  # refused before it starts
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str) -> None:
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                          fragment: str) -> None:
     assert_one_line_error(run(capsys, *argv), fragment)
 
 

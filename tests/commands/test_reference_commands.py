@@ -53,7 +53,8 @@ def test_the_reference_keeps_no_command_line_code() -> None:
 
 
 def test_the_make_targets_run_the_commands() -> None:
-    for target, command in (("bench-ref", "python_bridge bench-ref"), ("bench-contract", "python_bridge bench-contract")):
+    for target, command in (("bench-ref", "python_bridge bench-ref"),
+                            ("bench-contract", "python_bridge bench-contract")):
         dry = subprocess.run(["make", "--no-print-directory", "-n", target], cwd=ROOT, capture_output=True,
                              text=True, timeout=60)
         assert command in dry.stdout, dry.stdout

@@ -14,7 +14,8 @@ from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import Variants
 from python_bridge.reference.search import best_move, level_move
 
-LINE = re.compile(r"best (\d+) value (-?\d+) nodes (\d+) depth (\d+) instructions (\d+) cycles (\d+) seconds (\d+\.\d\d)")
+LINE = re.compile(r"best (\d+) value (-?\d+) nodes (\d+) depth (\d+) "
+                  r"instructions (\d+) cycles (\d+) seconds (\d+\.\d\d)")
 ENDGAME = "0 0 0 0 1 2 21 0 0 1 0 2 0 21 n"  # 6 pits: the default level finishes deep within its budget
 
 

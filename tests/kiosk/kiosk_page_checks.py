@@ -53,14 +53,17 @@ _LAYOUT = r"""
 (mm) => {
   const problems = [];
   const vw = window.innerWidth, vh = window.innerHeight, de = document.documentElement;
-  if (de.scrollWidth > vw || de.scrollHeight > vh) problems.push(`the page scrolls: ${de.scrollWidth}x${de.scrollHeight}`);
+  if (de.scrollWidth > vw || de.scrollHeight > vh)
+    problems.push(`the page scrolls: ${de.scrollWidth}x${de.scrollHeight}`);
   const shown = (el) => {
     const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
     return r.width > 0 && r.height > 0 && cs.visibility !== "hidden" && Number(cs.opacity) > 0;
   };
+  const parentName = (el) => el.parentElement
+    ? (el.parentElement.id || el.parentElement.getAttribute("class")) : "?";
   const name = (el) => el.id ? "#" + el.id : el.dataset.action ? `[data-action=${el.dataset.action}]`
     : el.dataset.choice ? `[data-choice=${el.dataset.choice}]` : el.dataset.lang ? `[data-lang=${el.dataset.lang}]`
-    : `${el.tagName.toLowerCase()}.${el.getAttribute("class")} in ${el.parentElement ? (el.parentElement.id || el.parentElement.getAttribute("class")) : "?"}`;
+    : `${el.tagName.toLowerCase()}.${el.getAttribute("class")} in ${parentName(el)}`;
   const root = document.querySelector(".overlay:not([hidden])") || document.getElementById("kiosk");
   const canvas = document.createElement("canvas").getContext("2d");
   const far = new Set(root.querySelectorAll(".far, .far *, .pit .count, .store .count, .numbers span"));
@@ -79,7 +82,8 @@ _LAYOUT = r"""
       const cs = getComputedStyle(a);
       if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
       const r = a.getBoundingClientRect();
-      if (t.left < r.left - 0.5 || t.right > r.right + 0.5 || (!rolling && (t.top < r.top - 0.5 || t.bottom > r.bottom + 0.5)))
+      const across = t.left < r.left - 0.5 || t.right > r.right + 0.5;
+      if (across || (!rolling && (t.top < r.top - 0.5 || t.bottom > r.bottom + 0.5)))
         problems.push(`cut off: ${name(el)} "${text.slice(0, 30)}" by ${name(a)}`);
       break;
     }
@@ -88,11 +92,12 @@ _LAYOUT = r"""
     canvas.font = `${cs.fontStyle} ${cs.fontWeight} 100px ${cs.fontFamily}`;
     const scale = el instanceof SVGElement ? el.getScreenCTM().a : 1;
     const cap = canvas.measureText("H").actualBoundingBoxAscent / 100 * parseFloat(cs.fontSize) * scale * mm;
+    const what = `${name(el)} "${text.slice(0, 30)}"`;
     if (far.has(el)) {
       farCount++;
-      if (cap < %(far)s) problems.push(`text too small to read from 1.5 m: ${name(el)} "${text.slice(0, 30)}" ${cap.toFixed(2)} mm`);
-    } else if (cap < %(text)s) problems.push(`text too small to read: ${name(el)} "${text.slice(0, 30)}" ${cap.toFixed(2)} mm`);
-    if (!smallest || cap < smallest.mm) smallest = { mm: Number(cap.toFixed(2)), what: `${name(el)} "${text.slice(0, 30)}"` };
+      if (cap < %(far)s) problems.push(`text too small to read from 1.5 m: ${what} ${cap.toFixed(2)} mm`);
+    } else if (cap < %(text)s) problems.push(`text too small to read: ${what} ${cap.toFixed(2)} mm`);
+    if (!smallest || cap < smallest.mm) smallest = { mm: Number(cap.toFixed(2)), what };
   }
   let targets = 0;
   for (const b of root.querySelectorAll("button")) {

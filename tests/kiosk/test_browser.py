@@ -20,53 +20,24 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.kiosk.bench import CHROMIUM, CHROMIUM_ARGS
-from tests.kiosk.kiosk_page_checks import (SCREENS, ZONES, Screen, assert_layout, board_box, box, catalogue, untranslated,
-                               visible_strings)
-from tests.kiosk.kiosk_support import ROOT, KioskServer, processes_using, write_config
-from tests.programs import need
+from tests.kiosk.kiosk_page_checks import (
+    SCREENS,
+    ZONES,
+    Screen,
+    assert_layout,
+    board_box,
+    box,
+    catalogue,
+    untranslated,
+    visible_strings,
+)
+from tests.kiosk.kiosk_support import ROOT, KioskServer, write_config
 
 pytestmark = pytest.mark.simh
 
 SHOTS = ROOT / "artifacts" / "kiosk"
 PLAYED = "(paper.text.match(/you play/g) || []).length"  # the page's whole sheet (it draws the last lines)
 EN = catalogue("en")
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    """Debian's chromium, as the test set-up installed it."""
-    return need(CHROMIUM)
-
-
-@pytest.fixture
-def browser_context(chromium, tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    profile = tmp_path / "chromium-profile"
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(profile), executable_path=chromium, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 800}, has_touch=True)
-        try:
-            context.set_default_timeout(20_000)
-            yield context
-        finally:
-            context.close()
-    deadline = time.monotonic() + 5
-    while processes_using(str(profile)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not processes_using(str(profile)), "chromium processes left behind"
-
-
-@pytest.fixture
-def browser_page(browser_context):
-    page = browser_context.pages[0] if browser_context.pages else browser_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    yield page
-    assert not errors, errors
 
 
 def _shot(page, name: str) -> None:
@@ -241,7 +212,8 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         assert empty_hint, "no empty pit of the visitor's was ever touched"
         page.wait_for_selector('[data-action="new-game"]', state="visible")
         page.wait_for_selector('body:not([data-sowing="yes"])')  # the last moves sown, the board as it ended
-        assert page.evaluate("JSON.stringify(shown) === JSON.stringify({top: state.board.top, bottom: state.board.bottom,"
+        assert page.evaluate("JSON.stringify(shown) === JSON.stringify({top: state.board.top,"
+                             " bottom: state.board.bottom,"
                              " top_store: state.board.top_store, bottom_store: state.board.bottom_store})")
         assert re.search(r"win|draw", page.inner_text("#status"), re.I)
         assert re.search(r"PDP-1 \d+, you \d+", page.inner_text("#detail"))

@@ -15,7 +15,7 @@ import pytest
 
 from tests.kiosk.kiosk_page_checks import catalogue
 from tests.kiosk.kiosk_support import KioskServer, Page, write_config
-from tests.kiosk.test_browser import _server, _your_move, browser_context, browser_page, chromium  # noqa: F401
+from tests.kiosk.test_browser import _server, _your_move
 
 pytestmark = pytest.mark.simh
 
@@ -179,7 +179,8 @@ def test_the_kiosks_page_always_gets_in_and_a_watching_page_says_it_watches(brow
                 gallery.wait_for_timeout(500)
             gallery.wait_for_selector('body[data-control="no"] #watching', state="visible", timeout=5_000)
             assert gallery.inner_text("#watching") == EN["watching"]
-            assert gallery.locator('[data-action="play"]').is_hidden() and gallery.locator("[data-choice]").first.is_hidden()
+            assert gallery.locator('[data-action="play"]').is_hidden()
+            assert gallery.locator("[data-choice]").first.is_hidden()
             kiosk.locator('[data-action="play"]').tap()
             kiosk.locator('[data-action="close-rules"]').tap()
             _your_move(kiosk)

@@ -15,7 +15,7 @@ import pytest
 
 from tests.kiosk.kiosk_page_checks import SCREENS, catalogue, layout_problems
 from tests.kiosk.kiosk_support import ROOT
-from tests.kiosk.test_browser import _server, _your_move, browser_context, browser_page, chromium  # noqa: F401
+from tests.kiosk.test_browser import _server, _your_move
 
 pytestmark = pytest.mark.simh
 

@@ -24,8 +24,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.kiosk.kiosk_support import (ROOT, KioskServer, free_port, screen_programs, processes_using,
-                                       render_unit, write_config)
+from tests.kiosk.kiosk_support import (
+    ROOT,
+    KioskServer,
+    free_port,
+    processes_using,
+    render_unit,
+    screen_programs,
+    write_config,
+)
 
 pytestmark = pytest.mark.simh
 

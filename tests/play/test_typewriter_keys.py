@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 import termios
 import time
-import sys
 from pathlib import Path
 
 import pexpect
@@ -87,7 +87,8 @@ def test_the_wrapper_refuses_keys_it_cannot_type_without_typing_any() -> None:
 
 @pytest.mark.parametrize("first", ["you", "pdp-1"])
 def test_spaces_capitals_and_numbers_that_are_no_pit(kalah_tape, tmp_path: Path, first: str) -> None:
-    """" 3" and "3 " play 3 (a pit with seeds); "33", "9" and "0" are all "no such pit"; S swaps when the pie rule offers it."""
+    """ " 3" and "3 " play 3 (a pit with seeds); "33", "9" and "0" are all "no such pit"; S swaps when the pie
+    rule offers it."""
     child = play("--pits", "6", "--seeds", "3", "--level", "2", "--pie-rule", "--first", first,
                  records=tmp_path)
     try:
