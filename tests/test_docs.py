@@ -145,7 +145,7 @@ def test_every_module_run_with_python_m_exists(module: str) -> None:
 
 def test_the_figures_page_is_generated() -> None:
     """docs/figures.md is make figures' output: every section there, in the generator's order."""
-    from python_bridge.checking.figures_page import SECTIONS, kept_sections
+    from python_bridge.bench.figures_page import SECTIONS, kept_sections
 
     page = ROOT / "docs" / "figures.md"
     assert list(kept_sections(page)) == [section.name for section in SECTIONS]
@@ -189,7 +189,7 @@ def test_a_shown_command_runs_as_written(line: str) -> None:
 def test_the_readmes_typewriter_sample_is_a_game_the_reference_agrees_with() -> None:
     """The sample is a real transcript: every board, move and PDP-1 choice in it checks against the reference
     (the same parser and cross-checker as a live game), and the game is played to its end."""
-    from python_bridge.checking.crosscheck import CrossChecker
+    from python_bridge.driver.crosscheck import CrossChecker
     from python_bridge.machine.transcript import Title, TranscriptParser
 
     section = text(README).split("## What the typewriter prints", 1)[1].split("\n## ", 1)[0]

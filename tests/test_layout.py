@@ -17,11 +17,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "python_bridge"
 ALLOWED: dict[str, set[str]] = {
     "reference": set(),
     "machine": {"reference", "tools"},
-    "checking": {"machine", "reference", "tools"},
-    "play": {"checking", "machine", "reference", "tools"},
-    "demo": {"checking", "machine", "reference", "tools"},
-    "kiosk": {"checking", "machine", "reference", "tools"},
-    "commands": {"reference", "machine", "checking", "play", "demo", "kiosk", "tools"},
+    "driver": {"machine", "reference", "tools"},
+    "checking": {"driver", "machine", "reference", "tools"},
+    "play": {"driver", "machine", "reference", "tools"},
+    "demo": {"checking", "driver", "machine", "reference", "tools"},
+    "kiosk": {"driver", "machine", "reference", "tools"},
+    "bench": {"checking", "driver", "kiosk", "machine", "reference", "tools"},
+    "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "kiosk", "tools"},
     "": {"commands"},  # python_bridge/__main__.py and __init__.py
 }
 
@@ -132,7 +134,7 @@ def test_the_cycle_finder_finds_cycles() -> None:
 
 # -- one game driver ----------------------------------------------------------------------------
 FRONT_ENDS = ("play", "demo", "kiosk")
-# What runs a game on the PDP-1: made only by the driver (checking.driver) and what it calls.
+# What runs a game on the PDP-1: made only by the driver (driver.driver) and what it calls.
 DRIVER_ONLY_CALLS = {"TranscriptParser", "CrossChecker", "CycleCounter", "KalahMachine", "Simh", "restore_machine",
                      "checker_from_record", "think_to_break", "step_to_break", "read_in", "wait_for_break"}
 # The emulator's running controls: a front end that called them would be running a game loop of its own.
@@ -154,7 +156,7 @@ def _called_names(tree: ast.AST) -> list[tuple[str, int]]:
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if package_of(m) in FRONT_ENDS))
 def test_front_ends_reach_the_emulator_only_through_the_driver(module: str) -> None:
     """play/, demo/ and kiosk/ make no parser, checker, machine or cycle counter of their own and run
-    no emulator themselves: every game on the PDP-1 is the driver's (``checking.driver``)."""
+    no emulator themselves: every game on the PDP-1 is the driver's (``driver.driver``)."""
     tree = ast.parse(MODULES[module].read_text())
     wrong = [f"{name} (line {line})" for name, line in _called_names(tree)
              if name in DRIVER_ONLY_CALLS or (name.startswith(".") and name[1:] in DRIVER_ONLY_METHODS)]
@@ -164,11 +166,11 @@ def test_front_ends_reach_the_emulator_only_through_the_driver(module: str) -> N
 EMULATOR = {"python_bridge.machine.simh", "python_bridge.machine.kalah_program"}
 
 
-def test_the_driver_is_the_only_game_loop_in_checking() -> None:
-    """Within checking/, only the driver reads a running game's typewriter, steps its thinking and
-    restores machines (a module that holds no emulator may parse a saved transcript)."""
+def test_the_driver_is_the_only_game_loop() -> None:
+    """Outside driver/, in checking/ and bench/, nothing reads a running game's typewriter, steps its
+    thinking or restores machines (a module that holds no emulator may parse a saved transcript)."""
     for module, path in MODULES.items():
-        if package_of(module) != "checking" or module.endswith((".driver", ".restore", ".pacing")):
+        if package_of(module) not in ("checking", "bench"):
             continue
         names = {name for name, _line in _called_names(ast.parse(path.read_text()))}
         assert not names & {"restore_machine", "think_to_break"}, module

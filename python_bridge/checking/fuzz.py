@@ -16,6 +16,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from ..driver.wording import count
 from ..machine.diagnostic import DEL, DiagnosticModel
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, GAME, CoreBoard, DiagnosticConsole, KalahMachine, Program, program_symbols
@@ -23,7 +24,6 @@ from ..machine.simh import SimhError
 from ..reference.notation import MAX_COUNT, format_position
 from ..reference.rules import ENDED, NORTH, SOUTH, Position, Variants, play, start_position
 from .parallel import deal
-from .wording import count
 
 GROUP_SIZE = 40  # command lines per panel setting
 ANALYSIS_SHARE = 0.3  # the groups typed on the analysis tape

@@ -12,13 +12,13 @@ import random
 import time
 from dataclasses import dataclass
 
+from ..driver.crosscheck import CrossCheckMismatch
+from ..driver.driver import play_games
+from ..driver.visitors import RandomVisitor, SearchVisitor
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import SimhError
 from ..reference.rules import Variants
-from .crosscheck import CrossCheckMismatch
-from .driver import play_games
 from .parallel import deal
-from .visitors import RandomVisitor, SearchVisitor
 
 ALL_VARIANTS = [Variants(*flags) for flags in itertools.product((False, True), repeat=4)]
 

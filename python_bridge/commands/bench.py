@@ -1,11 +1,11 @@
 """``python -m python_bridge bench``: the PDP-1's figures (argument parsing only; the measuring is in
-checking.figures)."""
+bench.figures)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..checking.figures import report
+from ..bench.figures import report
 from .validators import UsageError, add_seed, bounded_int, new_parser, run_guarded
 
 # A default bench takes a few minutes; the upper bounds keep a typing slip from taking days.

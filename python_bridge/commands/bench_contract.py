@@ -1,11 +1,11 @@
 """``python -m python_bridge bench-contract``: the depth each search-contract change buys at the default level's
-budget (argument parsing and printing only; the study is ``reference.contract_study``)."""
+budget (argument parsing and printing only; the study is ``bench.contract_study``)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..reference.contract_study import midgame_indices, study, study_rows, summary
+from ..bench.contract_study import midgame_indices, study, study_rows, summary
 from ..reference.samples import varied_positions
 from ..reference.search import NODE_BUDGET
 from .validators import EXIT_OK, add_seed, bounded_int, new_parser

@@ -1,5 +1,5 @@
 """``python -m python_bridge bench-kiosk``: a visitor's waits at the kiosk's shipped settings, in Debian's
-Chromium against the real emulator (argument parsing only; the bench is in kiosk.bench)."""
+Chromium against the real emulator (argument parsing only; the bench is in bench.kiosk_visit)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
 
     def body() -> int:
-        from ..kiosk.bench import run_bench
+        from ..bench.kiosk_visit import run_bench
 
         run_bench(args.speeds, args.sizes, args.games, not args.no_neighbour, args.seed)
         return 0

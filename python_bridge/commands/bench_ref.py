@@ -1,11 +1,11 @@
 """``python -m python_bridge bench-ref``: positions per second of the reference search (argument parsing and
-printing only; the timing is ``reference.benchmark``)."""
+printing only; the timing is ``bench.reference_speed``)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..reference.benchmark import MAX_BENCH_DEPTH, START_TEXT, measure
+from ..bench.reference_speed import MAX_BENCH_DEPTH, START_TEXT, measure
 from ..reference.search import MIN_DEPTH
 from .validators import EXIT_OK, bounded_int, new_parser
 

@@ -1,11 +1,11 @@
 """``python -m python_bridge figures``: write docs/figures.md (argument parsing only; the page is
-checking.figures_page's)."""
+bench.figures_page's)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..checking.figures_page import DEFAULT, SECTIONS, choose
+from ..bench.figures_page import DEFAULT, SECTIONS, choose
 from .validators import UsageError, new_parser, run_guarded
 
 
@@ -29,6 +29,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    from ..checking.figures_page import write_page
+    from ..bench.figures_page import write_page
 
     return run_guarded(lambda: write_page(args.sections), (UsageError,), needs_tape=True)

@@ -1,5 +1,5 @@
 """``python -m python_bridge first-visit``: the kiosk's strengths against a first-time visitor's model
-(argument parsing only; the games are in checking.first_visit)."""
+(argument parsing only; the games are in bench.first_visit)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
 
     def body() -> int:
-        from ..checking.first_visit import measure, report
+        from ..bench.first_visit import measure, report
 
         print(report(measure(args.games, args.seed), args.seed), flush=True)
         return 0

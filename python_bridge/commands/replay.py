@@ -1,5 +1,5 @@
 """``python -m python_bridge replay FILE``: a saved game shown again move by move, checked against the reference
-(argument parsing only; the record is read by ``checking.game_records`` and shown by ``play.replay``).
+(argument parsing only; the record is read by ``driver.game_records`` and shown by ``play.replay``).
 
 FILE is a record ``play`` or the demonstration saved (``records/kalah-...-game1.txt``,
 ``records/demo-...-record.txt``).  Exit 0 when every move is legal; 1 when a move breaks
@@ -14,7 +14,7 @@ import sys
 
 from tools.user_files import UserFileError, read_user_text
 
-from ..checking.game_records import RecordError, read_game_record
+from ..driver.game_records import RecordError, read_game_record
 from ..play.replay import show_replay
 from .validators import EXIT_FAILURE, EXIT_OK, UsageError, bounded_float, fail, new_parser, readable_file, run_guarded
 

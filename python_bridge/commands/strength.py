@@ -1,5 +1,5 @@
 """``python -m python_bridge strength``: the default level against OpenSpiel's bots (argument parsing only;
-the games are in checking.strength)."""
+the games are in bench.strength)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 from tools.cli_args import BoundedInt, shown
 
-from ..checking.strength import OPPONENTS, OpenSpielMissing, RulesDiverged, run
+from ..bench.strength import OPPONENTS, OpenSpielMissing, RulesDiverged, run
 from .validators import (
     EXIT_FAILURE,
     EXIT_OK,

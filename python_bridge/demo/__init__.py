@@ -5,5 +5,6 @@
 ``paper`` (the typewriter paper as SVG), ``captions`` and ``script.txt`` (the presenter's script), ``proof_show``
 (the ``--proof`` segment: McCarthy's result re-enacted).
 
-May import: ``checking``, ``machine``, ``reference``, ``tools`` and the standard library.
+May import: ``checking`` (the proof segment), ``driver``, ``machine``, ``reference``, ``tools`` and the
+standard library.
 """

@@ -20,13 +20,13 @@ from typing import TextIO
 
 from tools.papertape import TapeError, read_tape
 
-from ..checking.crosscheck import CrossCheckMismatch
-from ..checking.driver import GameOutcome
-from ..checking.keyboard import keys_unseen_while_busy, own_foreground
-from ..checking.pacing import READER_FRAMES_PER_SECOND, Pacer
-from ..checking.record_files import claim, create_new
-from ..checking.record_files import stamp as time_stamp
-from ..checking.wording import count
+from ..driver.crosscheck import CrossCheckMismatch
+from ..driver.driver import GameOutcome
+from ..driver.keyboard import keys_unseen_while_busy, own_foreground
+from ..driver.pacing import READER_FRAMES_PER_SECOND, Pacer
+from ..driver.record_files import claim, create_new
+from ..driver.record_files import stamp as time_stamp
+from ..driver.wording import count
 from ..machine.cycles import CYCLES_PER_SECOND
 from ..machine.front_panel import (
     SW_DEFERRED_END,

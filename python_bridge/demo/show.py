@@ -1,7 +1,7 @@
 """The demonstration at the terminal: the typewriter live, the PDP-1's thinking timed, the host's captions.
 
 ``Presenter`` is what the audience sees: the driver's front end
-(``checking.driver``).  The PDP-1's typewriter output comes to it a line at
+(``driver.driver``).  The PDP-1's typewriter output comes to it a line at
 a time and it shows it one character at a time at the typewriter's pace;
 each line's events (checked by the driver's one cross-checker) come right
 after the line, so it puts the PDP-1's thinking time beside each of its
@@ -23,11 +23,11 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from ..checking.crosscheck import CrossChecker
-from ..checking.driver import Failure, FrontEnd, GameDriver, GameOutcome, Thought
-from ..checking.keyboard import ask_visitor, flush_type_ahead
-from ..checking.pacing import Pacer
-from ..checking.visitors import Visitor, VisitorQuit
+from ..driver.crosscheck import CrossChecker
+from ..driver.driver import Failure, FrontEnd, GameDriver, GameOutcome, Thought
+from ..driver.keyboard import ask_visitor, flush_type_ahead
+from ..driver.pacing import Pacer
+from ..driver.visitors import Visitor, VisitorQuit
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import Closing, Simh
 from ..machine.transcript import Board, Event, GameOver, Move, Swap, Title
@@ -241,7 +241,7 @@ class DemoVisitor:
 
     def choose(self, game: Game) -> str:
         """The visitor's line, once the paper shows the question: type-ahead flushed, keys the
-        typewriter lacks refused (``checking.keyboard``)."""
+        typewriter lacks refused (``driver.keyboard``)."""
         self.presenter.pacer.typewriter_idle()
         keys = ask_visitor(game, self.source, self.presenter.out)
         self.presenter.typed(keys)

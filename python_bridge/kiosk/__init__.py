@@ -11,5 +11,5 @@ health) and ``messages`` its protocol (turns, the controlling page);
 many attract games unattended, hurt on purpose.  The page itself is plain
 HTML/CSS/JS in ``static/``; the systemd units are in ``deploy/``.
 
-May import: ``checking``, ``machine``, ``reference``, ``tools`` and the standard library.
+May import: ``driver``, ``machine``, ``reference``, ``tools`` and the standard library.
 """

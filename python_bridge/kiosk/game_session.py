@@ -22,9 +22,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
-from ..checking.crosscheck import CrossChecker
-from ..checking.driver import Failure, FrontEnd, GameDriver, Thought
-from ..checking.pacing import Pacer
+from ..driver.crosscheck import CrossChecker
+from ..driver.driver import Failure, FrontEnd, GameDriver, Thought
+from ..driver.pacing import Pacer
 from ..machine.simh import FULL_SPEED, IDLE_SPEED, QUIET_SPEED, Simh
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title
 from ..reference.game import Game

@@ -7,7 +7,7 @@ The web server (asyncio) hands the page's touches over through ``submit``
 this thread, thread-safe on the server's side).
 
 A game is played by a ``GameSession`` (``game_session``): the one game driver
-(``checking.driver``) with the page as its front end, every move
+(``driver.driver``) with the page as its front end, every move
 cross-checked, the thinking stepped and counted, a failed emulator replaced
 and the game restored.  This module is the gallery around it, and adds what
 the exhibit needs (some of it carried out by the session, as noted):
@@ -48,8 +48,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from ..checking.crosscheck import CrossCheckMismatch
-from ..checking.driver import AFTER_END, BETWEEN_GAMES, Failure, GameOutcome
+from ..driver.crosscheck import CrossCheckMismatch
+from ..driver.driver import AFTER_END, BETWEEN_GAMES, Failure, GameOutcome
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import Simh, SimhError
 from ..reference.game import Game

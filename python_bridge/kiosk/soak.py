@@ -37,7 +37,7 @@ from pathlib import Path
 
 import aiohttp
 
-from ..checking.wording import count
+from ..driver.wording import count
 from .health import process_state
 
 ROOT = Path(__file__).resolve().parents[2]

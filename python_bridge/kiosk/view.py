@@ -14,7 +14,7 @@ Everything is sent as numbers and identifiers (``winner``: ``"pdp-1"``,
 
 from __future__ import annotations
 
-from ..checking.crosscheck import CrossChecker
+from ..driver.crosscheck import CrossChecker
 from ..machine.transcript import GameOver, Move, Swap
 from ..reference.rules import other, pit_index, store_index
 

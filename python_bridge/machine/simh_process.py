@@ -37,7 +37,7 @@ class MachineConfig:
     (instructions a second).  It is no way to 1960 speed: SIMH 3.8.1
     calibrates it at full speed for the first few million instructions
     after every ``run``/``cont`` and lets the typewriter's waits pass in no
-    host time, so 1960 pacing is done by stepping (see checking.pacing).  ``tto_time``: typewriter
+    host time, so 1960 pacing is done by stepping (see driver.pacing).  ``tto_time``: typewriter
     output time per character in instructions (20000 at 200K gives the real
     10 characters a second).  ``tti_time``: the keyboard poll interval in
     instructions; one key can arrive per poll.

@@ -1,7 +1,7 @@
 """Showing a saved game again, move by move with the boards, every move played by the reference's rules.
 
 Why: a record is a line of pit numbers; a person wants to see the game.  The
-record is read by ``checking.game_records`` (beside the code that names the
+record is read by ``driver.game_records`` (beside the code that names the
 files), each move is played by the reference, and the board after it is drawn
 as the PDP-1's typewriter draws it: North's pits on top, numbered from the
 right, the stores at the ends, South's pits below numbered from the left.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from typing import Callable, TextIO
 
-from ..checking.game_records import SavedGame, Step, check_result, replay_steps
-from ..checking.wording import count
+from ..driver.game_records import SavedGame, Step, check_result, replay_steps
+from ..driver.wording import count
 from ..reference.rules import ENDED, NORTH, SOUTH, Position
 
 

@@ -5,7 +5,7 @@ visitor types a line (a pit number, or ``s`` to swap when offered), which is
 typed on the PDP-1's keyboard.  Every move is checked against the reference
 engine, a failed emulator is restarted with the game restored, and the game
 record of each game is saved as it ends (``records/``).  The game itself is
-the driver's (``checking.driver``); this module is the terminal: the echo,
+the driver's (``driver.driver``); this module is the terminal: the echo,
 the spinner, the visitor's lines and the records.
 """
 
@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from ..checking.crosscheck import CrossCheckMismatch
-from ..checking.driver import Failure, FrontEnd, GameDriver, GameOutcome
-from ..checking.keyboard import ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground, wait_for_any_line
-from ..checking.pacing import Pacer
-from ..checking.record_files import claim, create_new, stamp
-from ..checking.visitors import VisitorQuit
-from ..checking.wording import count
+from ..driver.crosscheck import CrossCheckMismatch
+from ..driver.driver import Failure, FrontEnd, GameDriver, GameOutcome
+from ..driver.keyboard import ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground, wait_for_any_line
+from ..driver.pacing import Pacer
+from ..driver.record_files import claim, create_new, stamp
+from ..driver.visitors import VisitorQuit
+from ..driver.wording import count
 from ..machine.front_panel import PanelSettings, describe_switches, describe_test_word
 from ..machine.kalah_program import ROOT
 from ..machine.simh import SimhError

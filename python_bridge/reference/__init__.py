@@ -5,10 +5,8 @@ game records as text), ``search`` (the search contract the PDP-1 mirrors exactly
 pits and node counts), ``prove`` (the proof contract of the PDP-1's ``w``: null-window
 alpha-beta to the end of the game, verdict and node count), ``fast_rules`` and ``solver`` (exact game values),
 ``published`` (values from the literature), ``game`` (a game in progress, with the pie rule's seats), ``samples`` (the
-seeded positions every depth and speed figure is measured on), ``benchmark``, ``contract_study`` and
-``solve_table`` (what measures and tabulates the reference itself: the study measures what each
-search-contract change buys in depth; their command lines are ``commands.bench_ref``,
-``bench_contract`` and ``solve_table``), ``estimates`` (how long a deep search or a proof will
+seeded positions every depth and speed figure is measured on), ``solve_table`` (the level table
+tabulated; its command line is ``commands.solve_table``), ``estimates`` (how long a deep search or a proof will
 take, told before it starts).  No command-line code lives here.
 
 May import: the standard library only.  Everything else in ``python_bridge`` may import it.

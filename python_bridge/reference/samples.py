@@ -1,8 +1,8 @@
 """Seeded samples of 6-pit, 4-seed positions, the ones every depth and speed figure is measured on.
 
 They live with the reference (they need only its rules and search) so that the
-PDP-1's benchmark (``checking.figures``) and the contract study
-(``reference.contract_study``) measure the same positions for the same seed.
+PDP-1's benchmark (``bench.figures``) and the contract study
+(``bench.contract_study``) measure the same positions for the same seed.
 """
 
 from __future__ import annotations

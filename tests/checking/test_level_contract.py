@@ -16,8 +16,8 @@ import random
 
 import pytest
 
+from python_bridge.bench.contract_study import KEPT, StudySearcher
 from python_bridge.checking.thinking import Thinker
-from python_bridge.reference.contract_study import KEPT, StudySearcher
 from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import ENDED, Variants, play, start_position
 from python_bridge.reference.search import NODE_BUDGET, best_move, level_move, root_order, uses_table

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from python_bridge.reference.contract_study import study_rows
+from python_bridge.bench.contract_study import study_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 

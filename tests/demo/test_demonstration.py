@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.checking.pacing import READER_TIME, Pacer
 from python_bridge.demo.captions import DEFAULT_SCRIPT, CaptionScript
 from python_bridge.demo.paper import BLACK, RED, svg_colours, svg_text
 from python_bridge.demo.run import run_show
+from python_bridge.driver.pacing import READER_TIME, Pacer
 from python_bridge.machine.cycles import CycleCounter
 from python_bridge.machine.front_panel import PanelSettings, describe_switches, describe_test_word
 from python_bridge.machine.kalah_program import KalahMachine, program_symbols

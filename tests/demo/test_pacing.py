@@ -1,10 +1,10 @@
-"""The driver's pacer (``checking.pacing``) without an emulator: the typewriter's pace, 1960 time."""
+"""The driver's pacer (``driver.pacing``) without an emulator: the typewriter's pace, 1960 time."""
 
 from __future__ import annotations
 
 import pytest
 
-from python_bridge.checking.pacing import Pacer
+from python_bridge.driver.pacing import Pacer
 from python_bridge.machine.cycles import CYCLES_PER_SECOND
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from python_bridge.kiosk.bench import CHROMIUM, CHROMIUM_ARGS
+from python_bridge.bench.kiosk_visit import CHROMIUM, CHROMIUM_ARGS
 from tests.kiosk.kiosk_support import KioskServer, processes_using, write_config
 from tests.programs import need
 

@@ -161,7 +161,7 @@ def test_the_kalah_search_agrees_with_a_count_from_its_own_tape() -> None:
 
 
 def test_the_bench_profile_shares_out_exactly_the_search_cycles(kalah_tape) -> None:
-    from python_bridge.checking.figures import PARTS, measure_search
+    from python_bridge.bench.figures import PARTS, measure_search
 
     (plain,) = measure_search([start_position()], [4])
     (profiled,) = measure_search([start_position()], [4], profile=4)

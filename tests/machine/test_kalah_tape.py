@@ -116,7 +116,7 @@ def test_every_routine_states_its_cost_in_cycles() -> None:
 
 def test_the_figures_page_gives_the_core_used_as_measured() -> None:
     """One figure, measured: docs/figures.md's core sizes (make figures, from bench) are the program's."""
-    from python_bridge.checking.figures import core_figures
+    from python_bridge.bench.figures import core_figures
 
     used, top = core_figures()
     with_buffers = top - 0o100

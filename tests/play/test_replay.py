@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.checking.game_records import RecordError, read_game_record, replay_steps
+from python_bridge.driver.game_records import RecordError, read_game_record, replay_steps
 from python_bridge.reference.rules import Variants
 
 ROOT = Path(__file__).resolve().parents[2]

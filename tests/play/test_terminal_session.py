@@ -17,7 +17,7 @@ from pathlib import Path
 import pexpect
 
 from python_bridge.play.terminal import EchoFilter, Spinner
-from tests.checking.test_session_records import _first_pit_with_seeds
+from tests.driver.test_session_records import _first_pit_with_seeds
 from tests.play.test_typewriter_keys import PROMPT, ROOT, as_at_a_terminal, finish, play, question
 
 

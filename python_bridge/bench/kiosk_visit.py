@@ -29,9 +29,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import parse_config
-from .procinfo import cpu_seconds
-from .soak import ROOT, Server, free_port, health, wait_healthy
+from ..kiosk.config import parse_config
+from ..kiosk.procinfo import cpu_seconds
+from ..kiosk.soak import ROOT, Server, free_port, health, wait_healthy
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -202,8 +202,8 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
 def counting_margin(neighbour: bool) -> str:
     """How far ahead of a 1960 pace exact counting runs: a classic game the PDP-1 plays itself at the
     default level, every thought stepped and counted as fast as the host can, the neighbour still busy."""
-    from ..checking.driver import play_games
-    from ..checking.pacing import Pacer
+    from ..driver.driver import play_games
+    from ..driver.pacing import Pacer
     from ..machine.front_panel import PanelSettings
 
     (outcome,) = play_games(PanelSettings(demo=True, brief=True), None, 1, pacer=Pacer(counted=True))

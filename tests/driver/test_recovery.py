@@ -7,8 +7,8 @@ import os
 import random
 import signal
 
-from python_bridge.checking.driver import AFTER_END, DURING, Failure, FrontEnd, GameDriver, play_games
-from python_bridge.checking.visitors import RandomVisitor
+from python_bridge.driver.driver import AFTER_END, DURING, Failure, FrontEnd, GameDriver, play_games
+from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.transcript import GameOver, Move
 from python_bridge.reference.rules import Variants

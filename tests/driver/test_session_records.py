@@ -16,11 +16,11 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from python_bridge.checking.driver import play_games
-from python_bridge.checking.pacing import Pacer
-from python_bridge.checking.record_files import claim
-from python_bridge.checking.visitors import RandomVisitor
 from python_bridge.demo.run import run_show, write_outputs
+from python_bridge.driver.driver import play_games
+from python_bridge.driver.pacing import Pacer
+from python_bridge.driver.record_files import claim
+from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.simh import BreakpointReached, Simh
 from python_bridge.play.terminal import SessionRecords
@@ -196,10 +196,10 @@ def test_the_line_break_before_a_stop_message_is_simhs_not_the_programs() -> Non
 def test_a_show_left_early_keeps_its_restart_count(kalah_tape) -> None:
     """The demonstration's record too: the pdp1 killed as the PDP-1 starts thinking, the visitor leaving at
     the question after it; the record says "emulator restarts: 1" and that the show stopped before the end."""
-    from python_bridge.checking.visitors import SearchVisitor, VisitorQuit
     from python_bridge.demo.run import record_lines
     from python_bridge.demo.show import Presenter, Show
     from python_bridge.demo.tape_picture import ReadInDisplay, tape_records
+    from python_bridge.driver.visitors import SearchVisitor, VisitorQuit
     from tools.papertape import read_tape
 
     class KillingPresenter(Presenter):

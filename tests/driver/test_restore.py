@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from python_bridge.checking.driver import FrontEnd, GameDriver, play_games
-from python_bridge.checking.restore import checker_from_record, restore_machine
-from python_bridge.checking.visitors import RandomVisitor
+from python_bridge.driver.driver import FrontEnd, GameDriver, play_games
+from python_bridge.driver.restore import checker_from_record, restore_machine
+from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.simh import FULL_SPEED
 from python_bridge.machine.transcript import Board, Move, Swap, Title

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.reference.contract_study import CHANGES, KEPT, StudySearcher, study
+from python_bridge.bench.contract_study import CHANGES, KEPT, StudySearcher, study
 from python_bridge.reference.samples import varied_positions
 from python_bridge.reference.search import BestMoveTable, level_move
 

@@ -3,7 +3,7 @@
 The strength benchmark (``make bench-strength``) plays the default level against
 OpenSpiel's bots on OpenSpiel's own game, so the two games must be one.  Seeded random
 games are played in both engines side by side; at every ply the legal moves, the board
-(pits and stores, through ``checking.openspiel_layout``) and the side to move must agree,
+(pits and stores, through ``bench.openspiel_layout``) and the side to move must agree,
 and both games must end at the same ply.  Two differences are known and looked for:
 OpenSpiel's capture rule is our standard one (no capture opposite an empty pit), which
 random games meet often, and OpenSpiel leaves the end-of-game sweep off its board (its
@@ -19,7 +19,7 @@ import random
 
 import pytest
 
-from python_bridge.checking.openspiel_layout import PITS, SIDE_OF, STORE_OF, action_of, our_board, pit_of, their_board
+from python_bridge.bench.openspiel_layout import PITS, SIDE_OF, STORE_OF, action_of, our_board, pit_of, their_board
 from python_bridge.reference.rules import (
     NORTH,
     SOUTH,

@@ -23,14 +23,14 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from ..checking.fuzz import run_fuzz
+from ..checking.thinking import Measured, Thinker
+from ..driver.driver import play_games
+from ..driver.visitors import RandomVisitor
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ensure_tape, program_symbols
 from ..reference.samples import is_midgame, sample_positions, varied_positions
 from ..reference.search import NODE_BUDGET
-from .driver import play_games
-from .fuzz import run_fuzz
-from .thinking import Measured, Thinker
-from .visitors import RandomVisitor
 
 MEMORY_WORDS = 4096
 PROMISE_CYCLES = 2_000_000  # the default level's promise: ten seconds of a real PDP-1 (5 us a cycle)

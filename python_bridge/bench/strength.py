@@ -5,7 +5,7 @@ mirrors exactly (the same pit, value and node count for every position), so play
 the reference is playing the PDP-1's choices, thousands of times faster than the
 emulator.  The opponents are OpenSpiel's (PyPI ``open-spiel``), a code base that
 shares nothing with ours, on its own ``mancala`` game (Kalah, 6 pits, 4 seeds,
-standard rules: ``tests/checking/test_openspiel_rules.py`` plays the two side by side):
+standard rules: ``tests/bench/test_openspiel_rules.py`` plays the two side by side):
 
 * ``ab4``, ``ab6``, ``ab8``: ``open_spiel.python.algorithms.minimax.alpha_beta_search``
   to depth 4, 6 or 8 plies (every move a ply, extra turns too, as ours).  OpenSpiel

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 
-from .rules import start_position
-from .search import best_move
+from ..reference.rules import start_position
+from ..reference.search import best_move
 
 MAX_BENCH_DEPTH = 12   # depth 12 already takes minutes a repeat
 START_TEXT = "4 4 4 4 4 4 0 4 4 4 4 4 4 0 s"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.checking.figures_page import (
+from python_bridge.bench.figures_page import (
     BY_NAME,
     DEFAULT,
     SECTIONS,

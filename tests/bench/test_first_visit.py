@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from python_bridge.checking import first_visit
-from python_bridge.checking.first_visit import measure, novice_move
+from python_bridge.bench import first_visit
+from python_bridge.bench.first_visit import measure, novice_move
 from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import play
 

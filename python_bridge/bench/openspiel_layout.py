@@ -1,7 +1,7 @@
 """OpenSpiel's ``mancala`` board and action numbers, and our pits: the one place that maps them.
 
 OpenSpiel's game (``open_spiel/games/mancala/mancala.cc``, read from its source and
-checked on the installed game by ``tests/checking/test_openspiel_rules.py``) keeps 14 counts:
+checked on the installed game by ``tests/bench/test_openspiel_rules.py``) keeps 14 counts:
 index 0 is player 1's store, 1..6 are player 0's pits, 7 is player 0's store and
 8..13 are player 1's pits, sown in rising index order.  An action is the index of the
 pit played.  Player 0 moves first, so it is our South; player 1 is our North.

@@ -1,4 +1,4 @@
-"""The strength benchmark's parts (``checking.strength``): openings, colours, tallies, its lines, its seed.
+"""The strength benchmark's parts (``bench.strength``): openings, colours, tallies, its lines, its seed.
 
 The benchmark itself is ``make bench-strength`` (minutes, figures in docs/figures.md), not a
 test.  Here: the openings and colours every run uses, the exact form of its lines, the
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.checking.openspiel_layout import SIDE_OF, action_of
-from python_bridge.checking.strength import (
+from python_bridge.bench.openspiel_layout import SIDE_OF, action_of
+from python_bridge.bench.strength import (
     OPPONENTS,
     GameSpec,
     Tally,

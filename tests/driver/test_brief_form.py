@@ -9,10 +9,10 @@ import signal
 
 import pytest
 
-from python_bridge.checking.crosscheck import CrossCheckMismatch
-from python_bridge.checking.driver import DURING, Failure, FrontEnd, GameDriver, play_games
-from python_bridge.checking.pacing import Pacer
-from python_bridge.checking.visitors import RandomVisitor
+from python_bridge.driver.crosscheck import CrossCheckMismatch
+from python_bridge.driver.driver import DURING, Failure, FrontEnd, GameDriver, play_games
+from python_bridge.driver.pacing import Pacer
+from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import TW_BRIEF, PanelSettings
 from python_bridge.machine.kalah_program import program_symbols
 from python_bridge.machine.transcript import Board, Move, TranscriptParser
@@ -126,7 +126,7 @@ def test_a_brief_game_is_restored_and_checked_on(kalah_tape) -> None:
 def test_a_game_lost_between_its_last_move_and_its_end_is_restored_as_ended(brief: bool, kalah_tape) -> None:
     """The emulator lost after the last move's line, before the end's: the fresh one is given the ended
     game (its end flag set), and types the end the reference expects instead of playing on."""
-    from python_bridge.checking.restore import checker_from_record, restore_machine
+    from python_bridge.driver.restore import checker_from_record, restore_machine
     from python_bridge.machine.simh import FULL_SPEED
     from python_bridge.machine.transcript import GameOver
 

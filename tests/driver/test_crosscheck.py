@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.checking.crosscheck import CrossChecker, CrossCheckMismatch
+from python_bridge.driver.crosscheck import CrossChecker, CrossCheckMismatch
 from python_bridge.machine.transcript import Board, GameOver, Move, Prompt, Swap, Title, TranscriptParser
 from python_bridge.reference.rules import Variants, start_position
 from python_bridge.reference.search import best_move

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from python_bridge.checking.crosscheck import CrossChecker
-from python_bridge.checking.driver import play_games
-from python_bridge.checking.visitors import RandomVisitor, SearchVisitor
+from python_bridge.driver.crosscheck import CrossChecker
+from python_bridge.driver.driver import play_games
+from python_bridge.driver.visitors import RandomVisitor, SearchVisitor
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.kalah_program import KalahMachine
 from python_bridge.machine.transcript import Board, Complaint, Prompt, Title, TranscriptParser

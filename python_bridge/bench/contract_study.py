@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import statistics
 
-from .rules import ENDED, STANDARD, Position, other, play
-from .samples import is_midgame
-from .search import (
+from ..reference.rules import ENDED, STANDARD, Position, other, play
+from ..reference.samples import is_midgame
+from ..reference.search import (
     INFINITY,
     MAX_DEPTH,
     MIN_DEPTH,
