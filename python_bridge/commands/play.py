@@ -4,10 +4,11 @@ is in play.terminal)."""
 from __future__ import annotations
 
 import argparse
+import sys
 
+from ..demo.run import run_show
 from ..machine.front_panel import PanelSettings
 from ..play.terminal import RECORDS, play_at_terminal
-from . import demo
 from .validators import (
     UsageError,
     add_board_options,
@@ -25,13 +26,13 @@ from .validators import (
 def _authentic(args: argparse.Namespace) -> int:
     """1960 speed.  SIMH 3.8.1's throttle cannot give it for this program (it calibrates at full
     speed after every start and lets the typewriter's waits pass in no host time), so the paced
-    show of the demonstration plays instead: the machine stepped at 200,000 memory cycles a second,
-    the typewriter at 10 characters a second, the visitor at the keyboard, every move cross-checked."""
-    argv = ["--visitor", "--no-captions", "--first", args.first,
-            "--pits", str(args.pits), "--seeds", str(args.seeds), "--level", str(args.level),
-            "--records", str(args.records)]
-    argv += variants_from(args).flags() + (["--brief"] if args.brief else [])
-    return demo.main(argv)
+    show of the demonstration plays instead, as a game of play: the machine stepped at 200,000
+    memory cycles a second, the typewriter at its 10 characters a second, the visitor at the
+    keyboard, every move cross-checked, the record saved as play saves it."""
+    panel = PanelSettings(pits=args.pits, seeds=args.seeds, depth=args.level, variants=variants_from(args),
+                          pdp1_first=args.first == "pdp-1", brief=args.brief)
+    return run_guarded(lambda: run_show(panel, None, fast=False, visitor=True, folder=ready_folder(args.records),
+                                        out=sys.stdout, as_play=True), (UsageError,), needs_tape=True)
 
 
 def build_parser() -> argparse.ArgumentParser:

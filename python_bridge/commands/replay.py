@@ -1,10 +1,11 @@
 """``python -m python_bridge replay FILE``: a saved game shown again move by move, checked against the reference
 (argument parsing only; the record is read by ``driver.game_records`` and shown by ``play.replay``).
 
-FILE is a record ``play`` or the demonstration saved (``records/kalah-...-game1.txt``,
-``records/demo-...-record.txt``).  Exit 0 when every move is legal; 1 when a move breaks
-the rules (one line naming it, after the moves before it); 2 when FILE cannot be read or
-is not a record.
+FILE is a record ``play``, the demonstration, the kiosk or the online exhibit saved
+(``records/kalah-...-game1.txt``, ``records/demo-...-record.txt``).  Exit 0 when every move is
+legal and the record whole; 2 (bad input, as everywhere) when FILE cannot be read, is not a record,
+has a move that breaks the rules, or is missing moves it claims (one line naming it, after the moves
+before it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from tools.user_files import UserFileError, read_user_text
 
 from ..driver.game_records import RecordError, read_game_record
 from ..play.replay import show_replay
-from .validators import EXIT_FAILURE, EXIT_OK, UsageError, bounded_float, fail, new_parser, readable_file, run_guarded
+from .validators import EXIT_OK, EXIT_USAGE, UsageError, bounded_float, fail, new_parser, readable_file, run_guarded
 
 MAX_RECORD_BYTES = 4 * 1024 * 1024  # a record with its whole transcript is a few kilobytes
 
@@ -53,7 +54,7 @@ def main(argv: list[str]) -> int:
             show_replay(saved, sys.stdout, wait=_enter if args.step else None, pause=args.pause)
         except RecordError as illegal:
             sys.stdout.flush()
-            return fail(f"{args.record}: {illegal}", EXIT_FAILURE)
+            return fail(f"{args.record}: {illegal}", EXIT_USAGE)
         return EXIT_OK
 
     return run_guarded(body, (UsageError,))

@@ -16,15 +16,16 @@ import sys
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Callable, TextIO
 
 from tools.papertape import TapeError, read_tape
 
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import GameOutcome
+from ..driver.game_records import SavedGame
 from ..driver.keyboard import keys_unseen_while_busy, own_foreground
 from ..driver.pacing import READER_FRAMES_PER_SECOND, Pacer
-from ..driver.record_files import claim, create_new
+from ..driver.record_files import SessionRecords, claim, create_new
 from ..driver.record_files import stamp as time_stamp
 from ..driver.wording import count
 from ..machine.cycles import CYCLES_PER_SECOND
@@ -41,7 +42,6 @@ from ..machine.front_panel import (
 )
 from ..machine.kalah_program import ROOT, ensure_tape
 from ..machine.simh import SimhError
-from ..reference.notation import format_record
 from .captions import CaptionScript
 from .paper import paper_svg, svg_text
 from .show import DemoVisitor, Presenter, Show, Style, Thought, VisitorQuit, format_seconds
@@ -88,7 +88,7 @@ class Saved:
     record: Path
 
 
-def write_outputs(folder: Path, stamp: str, transcript: str, record_lines: list[str]) -> Saved:
+def write_outputs(folder: Path, stamp: str, transcript: str, record: SavedGame) -> Saved:
     """The typewriter transcript (text), the paper (SVG) and the game record, in ``folder``.
 
     The names are claimed exclusively (``demo-<stamp>``, or ``demo-<stamp>-2``... when a show
@@ -100,43 +100,47 @@ def write_outputs(folder: Path, stamp: str, transcript: str, record_lines: list[
     stem, claimed = claim(folder, f"demo-{stamp}", "-typewriter.txt")
     claimed.write_text(transcript, encoding="utf-8")
     return Saved(claimed, create_new(folder / f"{stem}-paper.svg", svg),
-                 create_new(folder / f"{stem}-record.txt", "\n".join(record_lines) + "\n"))
+                 create_new(folder / f"{stem}-record.txt", record.text() + "\n"))
 
 
-def record_lines(panel: PanelSettings, speed: str, show: Show, outcome: GameOutcome | None,
-                 thoughts: list[Thought], transcript: str) -> list[str]:
+THOUGHTS_HEADING = ("the PDP-1's choices (1960 seconds: memory cycles of 5 us, counted instruction by instruction; "
+                    "depth and positions from the reference engine, which the PDP-1 matches exactly):")
+
+
+def demo_record(panel: PanelSettings, speed: str, show: Show, outcome: GameOutcome | None,
+                thoughts: list[Thought], transcript: str) -> SavedGame | None:
+    """The show's game in the one record format, with the pace, the front panel and the PDP-1's thoughts;
+    None before the PDP-1 announced its game."""
     checker = show.driver.checker
-    lines = ["Kalah on the PDP-1: a demonstration game", f"speed: {speed}",
-             f"front panel: sense switches {describe_switches(panel.switches())}, "
-             f"test word {describe_test_word(panel.test_word())} ({panel.test_word():06o})"]
-    if checker is not None:
-        t = checker.title
-        lines += [f"settings: {count(t.pits, 'pit')}, {count(t.seeds, 'seed')}, level {t.level or 'auto'}, "
-                  f"{t.variants.describe()}",
-                  "players: " + ("the PDP-1 plays both sides (South black, North red on the paper)" if t.first == "both"
-                                 else "the PDP-1 (red) against a visitor (black)"),
-                  f"record: {format_record(checker.game.record) or '(no move)'}",
-                  f"moves cross-checked: {checker.moves_checked}, PDP-1 choices checked: {checker.choices_checked}"]
+    if checker is None:
+        return None
     if outcome is not None and outcome.end is not None:
-        lines.append(f"result: {outcome.end.result()}")
-    elif outcome is None:
-        lines.append("result: the show was stopped before the end")
-    lines.append(f"emulator restarts: {show.restarts}")
-    lines += ["", "the PDP-1's choices (1960 seconds: memory cycles of 5 us, counted instruction by instruction; "
-                  "depth and positions from the reference engine, which the PDP-1 matches exactly):",
-              "  move  player  choice  depth  positions  instructions     cycles  seconds"]
-    for t in thoughts:
-        lines.append(f"  {t.move:4}  {t.player:6}  {t.choice:6}  {t.depth:5}  {t.positions:9}  {t.instructions:12}  "
-                     f"{t.cycles:9}  {t.seconds:7.2f}")
-    total = sum(t.seconds for t in thoughts)
-    lines += [f"  thinking in all: {total:.1f} s", "", "typewriter transcript:", transcript]
-    return lines
+        result = outcome.end.result()
+    else:
+        result = "not finished: the show was stopped before the end"
+    players = ("the PDP-1 plays both sides (South black, North red on the paper)" if checker.title.first == "both"
+               else "the PDP-1 (red) against a visitor (black)")
+    table = ["  move  player  choice  depth  positions  instructions     cycles  seconds"]
+    table += [f"  {t.move:4}  {t.player:6}  {t.choice:6}  {t.depth:5}  {t.positions:9}  {t.instructions:12}  "
+              f"{t.cycles:9}  {t.seconds:7.2f}" for t in thoughts]
+    table.append(f"  thinking in all: {sum(t.seconds for t in thoughts):.1f} s")
+    return SavedGame.of(
+        checker.title, checker.game.record, result=result, heading="a demonstration game",
+        checked=checker.moves_checked, restarts=show.restarts, transcript=transcript,
+        fields=(("speed", speed),
+                ("front panel", f"sense switches {describe_switches(panel.switches())}, "
+                                f"test word {describe_test_word(panel.test_word())} ({panel.test_word():06o})"),
+                ("players", players), ("PDP-1 choices checked", str(checker.choices_checked))),
+        notes=(THOUGHTS_HEADING, *table))
+
 
 def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool, visitor: bool, folder: Path,
-             out: TextIO, source: TextIO | None = None, pacer: Pacer | None = None) -> int:
+             out: TextIO, source: TextIO | None = None, pacer: Pacer | None = None, as_play: bool = False) -> int:
     """The whole show; 0 when it ran to the end, 1 on a failure (mismatch, emulator lost).
 
-    ``pacer``: the show's clock (tests give one with a clock of their own).
+    ``pacer``: the show's clock (tests give one with a clock of their own).  ``as_play``: the show
+    is ``play --authentic``, a game at the terminal at 1960 speed: its record is play's
+    (``records/kalah-<time>-game1.txt``), and no transcript or paper is kept beside it.
     """
     tape_path = ensure_tape()
     data = tape_path.read_bytes()
@@ -161,7 +165,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         out.write(text + "\n")
         out.flush()
 
-    say("KALAH ON THE PDP-1 -- a demonstration")
+    say("KALAH ON THE PDP-1 -- " + ("a game at 1960 speed" if as_play else "a demonstration"))
     say("W. J. Champion's Kalah (1940) on a Digital Equipment Corporation PDP-1 (1960), emulated by SIMH;")
     say("every move the PDP-1 types is checked against a reference engine.")
     say("John McCarthy wrote in 1979 (Stanford AI Lab files SHERSH.1 and SHERSH.2[LET,JMC]) that Kalah programs")
@@ -193,7 +197,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
             display.finish()
             say()
             say("The program runs. From here on the typewriter is the PDP-1's; beside each of its moves, in brackets,")
-            say("the time it thought in 1960 seconds; lines marked >> are the presenter's.")
+            say("the time it thought in 1960 seconds" + ("; lines marked >> are the presenter's." if captions else "."))
             outcome = show.play()
             pacer.typewriter_idle()
             say()
@@ -212,21 +216,41 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         say(f"\n[the emulator failed and could not be restored: {failure}]")
         status = 1
     finally:
-        transcript = show.driver.transcript.replace("\r", "")
-        saved = None
-        if transcript:
-            saved = write_outputs(folder, stamp, transcript,
-                                  record_lines(panel, speed, show, outcome, presenter.thoughts, transcript))
-        if left:  # one line: why it ended, and what was kept
-            what = (f"the game is saved in {saved.record}, with its transcript and paper"
-                    if saved else "no game was begun: nothing to save")
-            say(f"\n[{left}; {what}]")
-        elif saved:
-            say(f"saved: {saved.transcript}  (the typewriter transcript)")
-            say(f"       {saved.picture}  (the paper, red and black ribbon: South black, North red;"
-                " against a visitor, the visitor black, the PDP-1 red)")
-            say(f"       {saved.record}  (the game record)")
+        if as_play:
+            _keep_as_play(show, outcome, folder, left, status, say)
+        else:
+            _keep_as_demo(panel, speed, show, outcome, presenter.thoughts, folder, stamp, left, say)
     return status
+
+
+def _keep_as_demo(panel: PanelSettings, speed: str, show: Show, outcome: GameOutcome | None,
+                  thoughts: list[Thought], folder: Path, stamp: str, left: str, say: Callable[[str], None]) -> None:
+    """The show's transcript, paper and record, and one line saying what was kept."""
+    transcript = show.driver.transcript.replace("\r", "")
+    record = demo_record(panel, speed, show, outcome, thoughts, transcript) if transcript else None
+    saved = write_outputs(folder, stamp, transcript, record) if record is not None else None
+    if left:  # one line: why it ended, and what was kept
+        what = (f"the game is saved in {saved.record}, with its transcript and paper"
+                if saved else "no game was begun: nothing to save")
+        say(f"\n[{left}; {what}]")
+    elif saved:
+        say(f"saved: {saved.transcript}  (the typewriter transcript)")
+        say(f"       {saved.picture}  (the paper, red and black ribbon: South black, North red;"
+            " against a visitor, the visitor black, the PDP-1 red)")
+        say(f"       {saved.record}  (the game record)")
+
+
+def _keep_as_play(show: Show, outcome: GameOutcome | None, folder: Path, left: str, status: int,
+                  say: Callable[[str], None]) -> None:
+    """``play --authentic``: the game's record as play keeps it, and one line saying where."""
+    shelf = SessionRecords(folder)
+    finished = outcome is not None and outcome.end is not None
+    why = "the visitor left" if left else "stopped by the failure above" if status else "the visitor left"
+    path = shelf.save(outcome if finished else show.driver.outcome(), finished=finished, unfinished=why)
+    said = shelf.said() if path or shelf.failure else "no move was made: nothing to save"
+    say(f"\n[{left}; {said}]" if left else f"[{said}]")
+    if shelf.failure:
+        say(f"[here is its record instead]\n{shelf.unsaved_text}")
 
 
 def _is_terminal(stream: TextIO) -> bool:

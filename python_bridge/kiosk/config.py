@@ -123,7 +123,7 @@ class KioskConfig:
 
     @property
     def saved_game(self) -> Path:
-        return self.state_dir / "current-game.json"
+        return self.state_dir / "current-game.txt"
 
     @property
     def counters_file(self) -> Path:

@@ -24,6 +24,7 @@ from typing import Callable, Protocol
 
 from ..driver.crosscheck import CrossChecker
 from ..driver.driver import Failure, FrontEnd, GameDriver, Thought
+from ..driver.game_records import SavedGame
 from ..driver.pacing import Pacer
 from ..machine.simh import FULL_SPEED, IDLE_SPEED, QUIET_SPEED, Simh
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title
@@ -32,7 +33,7 @@ from .config import KioskConfig
 from .lights import ConsoleLights, sample
 from .messages import ClientMessage
 from .paper import Paper
-from .saved_game import SavedGame
+from .saved_game import kiosk_game
 from .view import board_view, last_move_view, result_view
 
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
@@ -312,7 +313,7 @@ class GameSession(FrontEnd):
         """The game so far, with the paper up to now, to its owner (who keeps it across a restart)."""
         with self._lock:
             paper = self._paper.text
-        self.owner.keep(SavedGame(self.mode, self.game_no, checker.title, list(checker.game.record), paper))
+        self.owner.keep(kiosk_game(self.mode, self.game_no, checker.title, list(checker.game.record), paper))
 
     def choose(self, game: Game) -> str:
         """The visitor's (or the demo player's) move, when the PDP-1 asks for it."""

@@ -50,6 +50,7 @@ from typing import Callable
 
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import AFTER_END, BETWEEN_GAMES, Failure, GameOutcome
+from ..driver.game_records import SavedGame
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import Simh, SimhError
 from ..reference.game import Game
@@ -60,7 +61,7 @@ from .game_session import NOTICE_ONE_MOMENT, GameAborted, GameSession, Stopping
 from .health import disk_problem, emulator_problem, log_problem
 from .messages import ClientMessage
 from .players import AttractPlayer
-from .saved_game import GameStore, SavedGame
+from .saved_game import GameStore, mode_of, number_of
 from .view import board_view
 
 PROBE_SLACK = 1.0  # seconds a keyboard-loop look may take before health calls the emulator silent
@@ -130,7 +131,7 @@ class KioskRunner:
         """Play games until stopped; nothing that goes wrong in one game ends the loop."""
         self._load_counters()
         saved = self._load_saved()
-        next_mode = saved.mode if saved else "attract"
+        next_mode = mode_of(saved) if saved else "attract"
         try:
             while not self._stopping.is_set():
                 try:
@@ -303,8 +304,8 @@ class KioskRunner:
             self.store.clear()
             return None
         if saved is not None:
-            self.log.info("server restarted: restoring game %d (%s) at record %s", saved.game_no, saved.mode,
-                          format_record(saved.record) or "(no move yet)")
+            self.log.info("server restarted: restoring game %d (%s) at record %s", number_of(saved), mode_of(saved),
+                          format_record(saved.moves) or "(no move yet)")
         return saved
 
     def _pdp1_first(self, mode: str) -> bool:
@@ -334,12 +335,12 @@ class KioskRunner:
     def _resume_saved(self, saved: SavedGame) -> GameOutcome:
         """After a server restart: the saved game on a fresh emulator, from its record."""
         session = self.session
-        session.mode = saved.mode
-        session.game_no = saved.game_no
-        session.new_page(saved.paper)
+        session.mode = mode_of(saved)
+        session.game_no = number_of(saved)
+        session.new_page(saved.transcript)
         session.update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
-        if not self.driver.resume(saved.title, saved.record):  # saved just as it ended: nothing to play on
-            raise GameAborted(saved.mode, "the saved game had ended")
+        if not self.driver.resume(saved.title, saved.moves):  # saved just as it ended: nothing to play on
+            raise GameAborted(mode_of(saved), "the saved game had ended")
         session.update(board=board_view(self.driver.checker))
         self.stats.restored_after_server_restart += 1
         self._keep_counters()

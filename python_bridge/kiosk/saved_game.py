@@ -1,52 +1,53 @@
 """The current game, saved after every move, so a restarted server can restore it.
 
-A small JSON file written atomically (a temporary file renamed over the old
-one): a crash mid-write leaves the previous save, never half a file.  What
-is saved is what ``recovery.checker_from_record`` needs (title and record),
-the mode, and the paper so the page shows the same typewriter sheet.
+Kept as a game record in the one record format (``driver.game_records``), with the kiosk's two
+lines, ``mode`` (visitor or attract) and ``game`` (its number since the server started counting),
+and the page's paper as its transcript: ``python -m python_bridge replay`` checks it like any
+record.  Written atomically (a temporary file renamed over the old one): a crash mid-write leaves
+the previous save, never half a file.  A saved game an older version left as JSON
+(``current-game.json``) is still read once, so an upgrade loses no game in play.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..driver.game_records import RecordError, SavedGame, read_game_record
 from ..machine.transcript import Title
 from ..reference.notation import SWAP
 from ..reference.rules import Variants
 
-FORMAT = 1
+MODES = ("visitor", "attract")
+IN_PLAY = "not finished: the game is in play"
+LEGACY_FORMAT = 1  # the JSON an older kiosk saved
 
 
-@dataclass(frozen=True)
-class SavedGame:
-    mode: str  # "visitor" or "attract"
-    game_no: int
-    title: Title
-    record: list[int | str]
-    paper: str
+def kiosk_game(mode: str, game_no: int, title: Title, moves: list[int | str], paper: str) -> SavedGame:
+    """The kiosk's game in play, as a record."""
+    return SavedGame.of(title, moves, result=IN_PLAY, heading=f"kiosk game {game_no} ({mode})",
+                        fields=(("mode", mode), ("game", str(game_no))), transcript=paper)
 
-    def to_json(self) -> str:
-        t = self.title
-        return json.dumps({
-            "format": FORMAT, "mode": self.mode, "game_no": self.game_no,
-            "title": {"pits": t.pits, "seeds": t.seeds, "level": t.level, "first": t.first,
-                      "variants": [f.lstrip("-") for f in t.variants.flags()]},
-            "record": self.record, "paper": self.paper,
-        })
 
-    @classmethod
-    def from_json(cls, text: str) -> "SavedGame":
-        data = json.loads(text)
-        if data.get("format") != FORMAT or data.get("mode") not in ("visitor", "attract"):
-            raise ValueError("not a saved kiosk game")
-        t = data["title"]
-        variants = Variants(**{name.replace("-", "_"): True for name in t["variants"]})
-        record = [m if m == SWAP else int(m) for m in data["record"]]
-        title = Title(int(t["pits"]), int(t["seeds"]), int(t["level"]), variants, str(t["first"]))
-        return cls(data["mode"], int(data["game_no"]), title, record, str(data["paper"]))
+def mode_of(saved: SavedGame) -> str:
+    return saved.value_of("mode")
+
+
+def number_of(saved: SavedGame) -> int:
+    return int(saved.value_of("game", "0"))
+
+
+def _legacy(text: str) -> SavedGame:
+    """An older kiosk's JSON saved game."""
+    data = json.loads(text)
+    if data.get("format") != LEGACY_FORMAT or data.get("mode") not in MODES:
+        raise ValueError("not a saved kiosk game")
+    t = data["title"]
+    variants = Variants(**{name.replace("-", "_"): True for name in t["variants"]})
+    moves = [m if m == SWAP else int(m) for m in data["record"]]
+    title = Title(int(t["pits"]), int(t["seeds"]), int(t["level"]), variants, str(t["first"]))
+    return kiosk_game(data["mode"], int(data["game_no"]), title, moves, str(data["paper"]))
 
 
 class GameStore:
@@ -54,32 +55,39 @@ class GameStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.legacy = path.with_suffix(".json")
 
     def save(self, game: SavedGame) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
         with open(tmp, "w", encoding="utf-8") as out:
-            out.write(game.to_json())
+            out.write(game.text())
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, self.path)
 
     def load(self) -> SavedGame | None:
         """The saved game, or None when there is none; an unreadable file raises ValueError."""
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None
-        except OSError as exc:  # state_dir unusable (a file, no permission): nothing to restore from
-            raise ValueError(f"cannot read the saved game {self.path}: {exc.strerror or exc}") from None
-        try:
-            return SavedGame.from_json(text)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"unreadable saved game {self.path}: {exc}") from None
+        for path, read in ((self.path, read_game_record), (self.legacy, _legacy)):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                continue
+            except OSError as exc:  # state_dir unusable (a file, no permission): nothing to restore from
+                raise ValueError(f"cannot read the saved game {path}: {exc.strerror or exc}") from None
+            try:
+                saved = read(text)
+                if mode_of(saved) not in MODES or number_of(saved) < 1:
+                    raise ValueError("not a kiosk's game: no mode and game number")
+            except (KeyError, TypeError, ValueError, RecordError) as exc:
+                raise ValueError(f"unreadable saved game {path}: {exc}") from None
+            return saved
+        return None
 
     def clear(self) -> None:
         """Forget the saved game; with state_dir unusable there is nothing to forget (health says why)."""
-        try:
-            self.path.unlink()
-        except OSError:
-            pass
+        for path in (self.path, self.legacy):
+            try:
+                path.unlink()
+            except OSError:
+                pass

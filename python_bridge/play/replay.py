@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Callable, TextIO
 
-from ..driver.game_records import SavedGame, Step, check_result, replay_steps
+from ..driver.game_records import SavedGame, Step, check_complete, replay_steps
 from ..driver.wording import count
 from ..reference.rules import ENDED, NORTH, SOUTH, Position
 
@@ -59,7 +59,8 @@ def show_replay(saved: SavedGame, out: TextIO, *, wait: Callable[[], None] | Non
 
     ``wait`` is called before each move (``replay --step``: Enter at the terminal); ``pause``
     seconds pass between moves.  A move the rules refuse raises ``RecordError`` after the
-    moves before it were shown."""
+    moves before it were shown; so does a record missing moves it claims (its ``moves:`` count, or a
+    result stating an end the moves do not reach)."""
     from ..reference.game import Game
 
     seats = Game.new(saved.pits, saved.seeds, saved.variants)
@@ -77,7 +78,7 @@ def show_replay(saved: SavedGame, out: TextIO, *, wait: Callable[[], None] | Non
         out.write(f"\n{_said(step)}\n" + "\n".join(board_lines(step.position, north, south)) + "\n")
         out.flush()
         position, replayed = step.position, replayed + 1
-    check_result(saved, position, north, south)
+    check_complete(saved, position, north, south)
     out.write(f"\n{_end(position, north, south)}\n"
               f"every move checked against the reference: {count(replayed, 'move')}, all legal\n"
               f"the record says: {saved.result}\n")

@@ -20,17 +20,16 @@ from pathlib import Path
 from typing import TextIO
 
 from ..driver.crosscheck import CrossCheckMismatch
-from ..driver.driver import Failure, FrontEnd, GameDriver, GameOutcome
+from ..driver.driver import Failure, FrontEnd, GameDriver
 from ..driver.keyboard import ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground, wait_for_any_line
 from ..driver.pacing import Pacer
-from ..driver.record_files import claim, create_new, stamp
+from ..driver.record_files import SessionRecords
 from ..driver.visitors import VisitorQuit
 from ..driver.wording import count
 from ..machine.front_panel import PanelSettings, describe_switches, describe_test_word
 from ..machine.kalah_program import ROOT
 from ..machine.simh import SimhError
 from ..reference.game import Game
-from ..reference.notation import format_record
 
 RECORDS = ROOT / "records"
 SPIN_AFTER = 2.0  # seconds of silence before the host shows that the machine is working
@@ -201,78 +200,6 @@ class TerminalFront(FrontEnd):
 
     def waiting(self, silent: float) -> None:
         self.spinner.on_wait(silent)
-
-
-@dataclass
-class SessionRecords:
-    """The session's game records in ``folder``: one file a game, named after a stem no other session has."""
-
-    folder: Path
-    started: str = field(default_factory=stamp)
-    stem: str | None = field(default=None, init=False)
-    saved: list[Path] = field(default_factory=list, init=False)
-    # why a record could not be written (the folder vanished, the disk is full)
-    failure: str = field(default="", init=False)
-    unsaved_text: str = field(default="", init=False)  # the record that could not be written, to be shown instead
-
-    def save(self, outcome: GameOutcome | None, finished: bool, unfinished: str = "the visitor left") -> Path | None:
-        """Write the game ``outcome`` holds (``finished``, or not and why it did not end).
-
-        None if no move was made (nothing to keep), or if the file could not
-        be written (``failure`` says why, ``unsaved_text`` holds the record).
-        """
-        if outcome is None or (not finished and not outcome.record):
-            return None
-        number = len(self.saved) + 1
-        text = record_text(outcome, number, finished, unfinished)
-        try:
-            if self.stem is None:
-                self.stem, path = claim(self.folder, f"kalah-{self.started}", f"-game{number}.txt")
-                path.write_text(text, encoding="utf-8")
-            else:
-                path = create_new(self.folder / f"{self.stem}-game{number}.txt", text)
-        except OSError as failure:
-            self.failure = f"game {number} could not be saved in {self.folder}: {failure.strerror or failure}"
-            self.unsaved_text = text
-            return None
-        self.saved.append(path)
-        return path
-
-    def said(self) -> str:
-        """One line naming what was saved."""
-        if self.failure:
-            return self.failure
-        if not self.saved:
-            return "no move was made: nothing to save"
-        if len(self.saved) == 1:
-            return f"the game is saved in {self.saved[0]}"
-        first, last = self.saved[0].name, self.saved[-1].name
-        return f"{len(self.saved)} games are saved in {self.folder}: {first} to {last}"
-
-
-def record_text(outcome: GameOutcome, number: int, finished: bool, unfinished: str = "the visitor left") -> str:
-    """A game's record: settings, moves, result, true figures, and the typewriter transcript.
-
-    The transcript holds the lines the bridge has checked: a line the PDP-1
-    typed while the session was left is in neither the record nor the transcript.
-    """
-    t = outcome.title
-    if finished and outcome.end is not None:
-        result = outcome.end.result()
-    else:
-        result = f"not finished: {unfinished} after {count(len(outcome.record), 'move')}"
-    lines = [
-        f"Kalah on the PDP-1: game record (game {number} of the session)",
-        f"pits {t.pits}  seeds {t.seeds}  level {t.level or 'auto'}  rules: {t.variants.describe()}",
-        f"first: {t.first}",
-        f"record: {format_record(outcome.record)}",
-        f"result: {result}",
-        f"moves cross-checked: {outcome.moves_checked}  emulator restarts: {outcome.restarts}",
-        "",
-        "typewriter transcript:",
-        outcome.transcript.replace("\r", ""),
-    ]
-    return "\n".join(lines)
 
 
 def play_at_terminal(panel: PanelSettings, records: Path) -> int:

@@ -18,12 +18,13 @@ import pytest
 
 from python_bridge.demo.run import run_show, write_outputs
 from python_bridge.driver.driver import play_games
+from python_bridge.driver.game_records import SavedGame, read_game_record
 from python_bridge.driver.pacing import Pacer
-from python_bridge.driver.record_files import claim
+from python_bridge.driver.record_files import SessionRecords, claim
 from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.simh import BreakpointReached, Simh
-from python_bridge.play.terminal import SessionRecords
+from python_bridge.reference.rules import Variants
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = "your move\\? "
@@ -112,7 +113,8 @@ def test_sessions_started_in_the_same_second_never_overwrite_each_other(kalah_ta
     assert first.name == f"kalah-{stamp}-game1.txt" and second.name == f"kalah-{stamp}-2-game1.txt"
     assert first_text.replace("\r", "") in first.read_text() and second_text.replace("\r", "") in second.read_text()
 
-    shows = [write_outputs(tmp_path, stamp, f"paper {n}\n", [f"record {n}"]) for n in (1, 2)]
+    records = [SavedGame(2, 2, "1", Variants(), [n], "both", transcript=f"paper {n}\n") for n in (1, 2)]
+    shows = [write_outputs(tmp_path, stamp, f"paper {n}\n", records[n - 1]) for n in (1, 2)]
     assert shows[0].record.name == f"demo-{stamp}-record.txt" and shows[1].record.name == f"demo-{stamp}-2-record.txt"
     assert [s.transcript.read_text() for s in shows] == ["paper 1\n", "paper 2\n"]
 
@@ -196,7 +198,7 @@ def test_the_line_break_before_a_stop_message_is_simhs_not_the_programs() -> Non
 def test_a_show_left_early_keeps_its_restart_count(kalah_tape) -> None:
     """The demonstration's record too: the pdp1 killed as the PDP-1 starts thinking, the visitor leaving at
     the question after it; the record says "emulator restarts: 1" and that the show stopped before the end."""
-    from python_bridge.demo.run import record_lines
+    from python_bridge.demo.run import demo_record
     from python_bridge.demo.show import Presenter, Show
     from python_bridge.demo.tape_picture import ReadInDisplay, tape_records
     from python_bridge.driver.visitors import SearchVisitor, VisitorQuit
@@ -227,8 +229,9 @@ def test_a_show_left_early_keeps_its_restart_count(kalah_tape) -> None:
         with pytest.raises(VisitorQuit):
             show.play()
     assert show.restarts == 1 and "[the emulator failed: " in out.getvalue()
-    lines = record_lines(panel, "full speed", show, None, presenter.thoughts, "")
-    assert "emulator restarts: 1" in lines and "result: the show was stopped before the end" in lines
+    record = demo_record(panel, "full speed", show, None, presenter.thoughts, "")
+    assert record is not None and record.restarts == 1
+    assert "result: not finished: the show was stopped before the end" in record.text().splitlines()
 
 
 def test_a_record_that_cannot_be_written_is_said_in_one_line(kalah_tape, tmp_path: Path) -> None:
@@ -241,3 +244,24 @@ def test_a_record_that_cannot_be_written_is_said_in_one_line(kalah_tape, tmp_pat
     assert shelf.unsaved_text.startswith("Kalah on the PDP-1: game record")
     assert shelf.said().startswith(f"game 1 could not be saved in {blocked}: ")
     assert "\n" not in shelf.said()
+
+
+def test_play_authentic_keeps_plays_record_not_a_demonstrations(kalah_tape, tmp_path: Path) -> None:
+    """``play --authentic`` is the paced show as a game of play (here counted, not paced): its record is
+    ``kalah-<time>-game1.txt`` in the one format, replayable, and nothing promises a presenter."""
+    out = io.StringIO()
+    panel = PanelSettings(pits=3, seeds=2, depth=2)
+    status = run_show(panel, None, fast=True, visitor=True, folder=tmp_path, out=out, source=io.StringIO("1\n"),
+                      as_play=True)
+    assert status == 0
+    (record,) = tmp_path.iterdir()
+    assert re.fullmatch(r"kalah-\d{8}-\d{6}-game1\.txt", record.name), record.name
+    saved = read_game_record(record.read_text(encoding="utf-8"))
+    assert saved.heading == "game record (game 1 of the session)" and saved.first == "you"
+    assert saved.moves[0] == 1 and saved.result.startswith("not finished: the visitor left after")
+    shown = out.getvalue()
+    assert "presenter" not in shown and "demonstration" not in shown, shown
+    assert f"[you left; the game is saved in {record}]" in shown
+    replayed = subprocess.run([sys.executable, "-m", "python_bridge", "replay", str(record)], capture_output=True,
+                              text=True, timeout=60)
+    assert replayed.returncode == 0, replayed.stderr

@@ -2,7 +2,8 @@
 
 The records are real: one written by ``play`` on SIMH in this test, and two kept in
 ``tests/play/records/`` as ``play`` and the demonstration wrote them.  A record whose move
-breaks the rules is one line naming the move (exit 1); a file that is no record, exit 2.
+breaks the rules is one line naming the move, and so is a record missing moves it claims; these, and a
+file that is no record, are bad input: exit 2, as everywhere.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def test_a_move_that_breaks_the_rules_is_named_in_one_line(tmp_path: Path) -> No
     bad = tmp_path / "bad.txt"
     bad.write_text(text)
     done = bridge("replay", str(bad))
-    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "move 5 (south plays 4) breaks the rules: pit 4 is empty" in done.stderr
     assert done.stdout.count("\nmove ") == 4  # the moves before it were shown
 
@@ -81,7 +82,45 @@ def test_a_result_the_reference_does_not_reach_is_refused(tmp_path: Path) -> Non
     bad = tmp_path / "bad.txt"
     bad.write_text(DEMO.read_text().replace("result: south 11, north 5", "result: south 10, north 6"))
     done = bridge("replay", str(bad))
-    assert done.returncode == 1 and "is not the reference's end (south 11, north 5)" in done.stderr
+    assert done.returncode == 2 and "is not the reference's end (south 11, north 5)" in done.stderr
+
+
+@pytest.mark.parametrize("cut", [
+    ("record: 4 4 3 4 1 3 4 2 3 3", "record: 4 4 3 4 1 3 4"),  # an old record, no count: its result tells
+    ("record: 4 4 3 4 1 3 4 2 3 3", "record: 4 4 3 4 1 3 4 2 3 3\nmoves: 12"),
+])
+def test_a_record_missing_moves_it_claims_is_flagged_exit_2(tmp_path: Path, cut: tuple[str, str]) -> None:
+    bad = tmp_path / "cut.txt"
+    bad.write_text(DEMO.read_text().replace(*cut))
+    done = bridge("replay", str(bad))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "moves are missing" in done.stderr
+
+
+def test_an_unfinished_game_cut_short_is_flagged_by_its_count(tmp_path: Path) -> None:
+    text = PLAY.read_text().replace("record: 3 2 1 2", "record: 3 2 1 2\nmoves: 5")
+    (tmp_path / "cut.txt").write_text(text)
+    done = bridge("replay", str(tmp_path / "cut.txt"))
+    assert done.returncode == 2 and "says 5 moves but holds 4: moves are missing" in done.stderr
+
+
+def test_a_record_with_a_byte_order_mark_and_windows_line_ends_replays(tmp_path: Path) -> None:
+    edited = tmp_path / "edited.txt"
+    edited.write_bytes(b"\xef\xbb\xbf" + DEMO.read_text().replace("\n", "\r\n").encode())
+    done = bridge("replay", str(edited))
+    assert done.returncode == 0, done.stderr
+    assert "the game is over: south 11, north 5; south wins" in done.stdout
+
+
+def test_the_one_writer_round_trips_and_reads_the_older_records() -> None:
+    for old in (DEMO, PLAY):
+        saved = read_game_record(old.read_text())
+        again = read_game_record(saved.text())
+        assert again == saved, old.name
+        assert again.stated_count == len(saved.moves) and saved.stated_count is None
+    demo = read_game_record(DEMO.read_text())
+    assert demo.heading == "a demonstration game" and demo.checked == 10 and demo.restarts == 0
+    assert demo.value_of("speed") == "full speed (--fast)" and demo.notes[0].startswith("the PDP-1's choices")
 
 
 @pytest.mark.parametrize("content, words", [
