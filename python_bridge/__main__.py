@@ -106,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(help_text())
         return EXIT_OK
     if argv[0] in ("-V", "--version"):
+        if len(argv) > 1:
+            sys.stderr.write(f"python -m python_bridge: error: --version takes nothing after it, "
+                             f"not {' '.join(argv[1:])[:40]!r}\n")
+            return EXIT_USAGE
         print(f"{DISTRIBUTION} {version()}")
         return EXIT_OK
     name, rest = argv[0], argv[1:]

@@ -19,7 +19,9 @@ from .validators import (
     add_seed,
     add_variant_flags,
     bounded_int,
+    given_options,
     new_parser,
+    refuse_with,
     resolve_jobs,
     run_guarded,
     variants_from,
@@ -48,8 +50,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+VARIANT_OPTIONS = ("--empty-capture", "--deferred-end", "--remainder-void", "--pie-rule")
+
+
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    given = given_options(parser, argv)
+    if args.player != "search":
+        refuse_with(parser, given, ("--player-depth",), "the random player does not search (--player search does)")
+    if args.all_variants:
+        refuse_with(parser, given, VARIANT_OPTIONS, "--all-variants plays every set of rules in turn")
 
     def body() -> int:
         jobs = resolve_jobs(args.jobs, args.games)

@@ -5,12 +5,13 @@
     ref best "<position>" level [variants]    -> the same for the default level, then depth <d>
     ref prove "<position>" <bound> [variants] -> above <yes|no> nodes <k> (the PDP-1's w command)
     ref solve --pits m --seeds n [variants]   -> the game value and the time it took
-    ref batch [variants]                      -> one answer line per stdin command
+    ref batch [variants]                      -> one answer line for each stdin line, in order
 
 Bad input prints one line to stderr and exits 2; a legal question that passes a
 limit of the reference (``ref prove`` needing more plies than the PDP-1's frames hold)
 prints one line and exits 3 (``tools.cli_args.EXIT_LIMIT``).  In batch mode a bad
-command answers a line starting ``error`` and the batch goes on.
+line (an empty one too) answers a line starting ``error`` and the batch goes on: the n-th answer is
+always the n-th line's.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..reference.estimates import estimate_position_proof, estimate_search, posi
 from ..reference.notation import NotationError, format_position, parse_position
 from ..reference.prove import MAX_BOUND, ProofError, ProofTooDeep, prove
 from ..reference.rules import ENDED, RulesError, Variants, play
-from ..reference.search import SearchError, best_move, level_move
+from ..reference.search import MAX_DEPTH, MIN_DEPTH, SearchError, best_move, level_move
 from .progress import CountTicker, announce
 from .validators import (
     EXIT_OK,
@@ -46,19 +47,22 @@ WATCHED_FROM_DEPTH = 9   # shallower searches take well under a second: no probe
 WATCHED_FROM_POSITIONS = 100_000  # a proof the model makes smaller takes seconds: no probe, no estimate
 
 
-def _int_arg(text: str, what: str) -> int:
-    """A decimal integer with at most one leading minus sign (range checks are the rules' job)."""
+def _int_arg(text: str, what: str, allowed: str) -> int:
+    """A decimal integer with at most one leading minus sign; ``allowed`` words the range for a refusal
+    (the range itself is checked by the rules, the search or the proof, which say it too)."""
     digits = text[1:] if text.startswith("-") else text
-    if not (digits.isascii() and digits.isdigit()):
-        raise UsageError(f"{what} must be a number, not {shown(text)}")
-    if len(digits) > MAX_DIGITS:
-        raise UsageError(f"{what} must be a number of at most {MAX_DIGITS} digits, not one of {len(digits):,}")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+        raise UsageError(f"{what} must be {allowed}, not {shown(text)}")
     return int(text)
+
+
+DEPTHS = f"{MIN_DEPTH} to {MAX_DEPTH}, or level (the PDP-1's default level)"
+BOUNDS = f"a whole number from {-MAX_BOUND} to {MAX_BOUND}"
 
 
 def answer_move(position_text: str, pit_text: str, variants: Variants) -> str:
     position = parse_position(position_text)
-    return format_position(play(position, _int_arg(pit_text, "pit"), variants).position)
+    return format_position(play(position, _int_arg(pit_text, "pit", f"1 to {position.pits}"), variants).position)
 
 
 def answer_best(position_text: str, depth_text: str, variants: Variants, watched: bool = False) -> str:
@@ -71,7 +75,9 @@ def answer_best(position_text: str, depth_text: str, variants: Variants, watched
     if depth_text == "level":
         chosen = level_move(position, variants)
         return f"best {chosen.pit} value {chosen.value} nodes {chosen.nodes} depth {chosen.depth}"
-    depth = _int_arg(depth_text, "depth")
+    depth = _int_arg(depth_text, "depth", DEPTHS)
+    if not MIN_DEPTH <= depth <= MAX_DEPTH:
+        raise UsageError(f"depth must be {DEPTHS}, not {depth}")
     if not watched or depth < WATCHED_FROM_DEPTH:
         return best_move(position, depth, variants).line()
     estimate = estimate_search(position, depth, variants)
@@ -88,7 +94,7 @@ def answer_prove(position_text: str, bound_text: str, variants: Variants) -> str
 
     A long proof is announced first (a model of its size, the rate measured here) and shows its progress."""
     position = parse_position(position_text)
-    bound = _int_arg(bound_text, "bound")
+    bound = _int_arg(bound_text, "bound", BOUNDS)
     if (position.to_move == ENDED or not -MAX_BOUND <= bound <= MAX_BOUND
             or position_proof_positions(position) < WATCHED_FROM_POSITIONS):
         return prove(position, bound, variants).line()  # refused at once, or short: no probe, no estimate
@@ -103,14 +109,24 @@ def answer_prove(position_text: str, bound_text: str, variants: Variants) -> str
         ticker.done()
 
 
+BATCH_FORM = "expected 'move <position> <pit>' or 'best <position> <depth>'"
+BATCH_HELP = ("Answer move/best commands read from stdin, one a line, with one line each, in order: a line "
+              "'move <position> <pit>' is answered with the position after the move, 'best <position> <depth>' "
+              "(depth 1-20 or level) with 'best <pit> value <v> nodes <k>'; a position is written as for "
+              "the move command, e.g. 'best 4 4 4 4 4 4 0 4 4 4 4 4 4 0 s 6'.  Any other line, an empty one "
+              "too, is answered 'error <why>' and the batch goes on; the rule options apply to every line.")
+
+
 def answer_batch_line(line: str, variants: Variants) -> str:
     """Answer one batch command: ``move <position> <pit>`` or ``best <position> <depth>``.
 
     Whatever the line holds, the answer is one line: ``error ...`` for a bad one, so a
     batch goes on past it."""
+    if not line.strip():
+        return f"error an empty line: {BATCH_FORM}"
     words = line.strip().split(" ", 1)
     if len(words) != 2 or words[0] not in ("move", "best"):
-        return "error expected 'move <position> <pit>' or 'best <position> <depth>'"
+        return f"error {BATCH_FORM}"
     head, _, last = words[1].rpartition(" ")
     try:
         if words[0] == "move":
@@ -167,8 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"solve even a start larger than pits x seeds = {SOLVE_LIMIT} (hours, gigabytes)")
     add_variant_flags(p_solve)
 
-    p_batch = sub.add_parser("batch", help="answer move/best commands read from stdin, one a line",
-                             description="Answer move/best commands read from stdin, one a line.")
+    p_batch = sub.add_parser("batch", help="answer move/best commands read from stdin, one line for each line",
+                             description=BATCH_HELP)
     add_variant_flags(p_batch)
     return parser
 
@@ -194,8 +210,7 @@ def main(argv: list[str]) -> int:
             print(f"value {value} pits {args.pits} seeds {args.seeds} time {took:.2f}s")
         else:
             for line in _stdin_lines():
-                if line.strip():
-                    print(answer_batch_line(line.rstrip("\n"), variants), flush=True)
+                print(answer_batch_line(line.rstrip("\n"), variants), flush=True)
         return EXIT_OK
 
     return run_guarded(run, INPUT_ERRORS, limit_errors=(ProofTooDeep,))

@@ -45,6 +45,9 @@ def parse_position(text: str) -> Position:
     if len(fields) < 2:
         raise NotationError("a position needs its counts and the side to move")
     *counts_text, side = fields
+    if side.isascii() and side.isdigit():
+        raise NotationError(f"a position ends with the side to move (s, n or e) after its 2m+2 counts; "
+                            f"{_quoted(text)} ends with a count")
     if side not in SIDES:
         raise NotationError(f"side to move must be s, n or e, not {_quoted(side)}")
     counts = []

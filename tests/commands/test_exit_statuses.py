@@ -54,3 +54,51 @@ def test_the_pdp1s_proof_past_its_frames_is_a_limit_too(kalah_tape: Path) -> Non
     assert done.returncode == EXIT_LIMIT, done.stderr[-500:]
     assert done.stderr.splitlines()[-1] == \
         f"error: {LIMIT_LINE}: the PDP-1 answered error too (a limit, not a mistake in the input)"
+
+
+PLAYING = ROOT / "docs" / "playing.md"
+
+
+def _command_table() -> dict[str, list[str]]:
+    """docs/playing.md's table of what each command means by each status: command -> cells 0 to 3."""
+    section = PLAYING.read_text(encoding="utf-8").split("## Exit statuses", 1)[1]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    table: dict[str, list[str]] = {}
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        for name in cells[0].replace("`", "").split(","):
+            table[name.strip()] = cells[1:]
+    return table
+
+
+def test_one_table_says_what_every_command_means_by_each_status() -> None:
+    from python_bridge.__main__ import COMMANDS
+
+    section = PLAYING.read_text(encoding="utf-8").split("## Exit statuses", 1)[1]
+    assert "| command | 0 | 1 | 2 | 3 |" in section  # the columns are the four statuses, in order
+    table = _command_table()
+    assert set(COMMANDS) | {"--version", "--help"} == set(table), "a command missing from the table, or a stale one"
+    assert all(len(cells) == len(EXIT_STATUSES) for cells in table.values())
+    assert table["replay"][1] == "-" and "breaks the rules" in table["replay"][2]
+    assert all(cells[3] == "-" for name, cells in table.items() if name not in ("ref", "prove"))
+
+
+@pytest.mark.parametrize("args, status", [
+    (("--version", "extra"), EXIT_USAGE),
+    (("crosscheck", "--player-depth", "5"), EXIT_USAGE),  # the random player does not search
+    (("crosscheck", "--all-variants", "--pie-rule"), EXIT_USAGE),
+])
+def test_the_statuses_the_table_promises(args: tuple[str, ...], status: int) -> None:
+    done = bridge(*args)
+    assert done.returncode == status and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_the_cross_assembler_answers_a_missing_file_as_macro1_does(tmp_path: Path) -> None:
+    """The table's last line: tools.macro keeps macro1's 255 and its message, to stand in for it."""
+    missing = str(tmp_path / "nonexistent.mac")
+    mine = subprocess.run([sys.executable, "-m", "tools.macro", missing], cwd=ROOT, capture_output=True, timeout=60)
+    real = subprocess.run(["/usr/bin/macro1", missing], cwd=tmp_path, capture_output=True, timeout=60)
+    assert mine.returncode == real.returncode == 255
+    said = f'macro1: cannot open "{missing}"\n'.encode()
+    assert mine.stderr == real.stderr.replace(b"/usr/bin/macro1", b"macro1") == said
+    assert "255 a file it cannot open" in PLAYING.read_text(encoding="utf-8")

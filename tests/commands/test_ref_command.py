@@ -66,12 +66,16 @@ def assert_one_line_error(result: tuple[int, str, str], fragment: str) -> None:
         (("move", "0 4 4 4 4 4 0 4 4 4 4 4 4 0 s", "1"), "pit 1 is empty"),
         (("move", START, "7"), "out of range"),  # no such pit
         (("move", START, "0"), "out of range"),
-        (("move", START, "three"), "pit must be a number"),
-        (("move", START, "--", "--3"), "pit must be a number"),  # once crashed with a traceback
+        (("move", START, "three"), "pit must be 1 to 6, not 'three'"),
+        (("move", START, "--", "--3"), "pit must be 1 to 6"),  # once crashed with a traceback
+        (("move", "4 4 4", "3"), "a position ends with the side to move (s, n or e) after its 2m+2 counts"),
         (("move", FINISHED, "1"), "game is over"),
         (("best", FINISHED, "3"), "game is over"),
-        (("best", START, "0"), "depth must be"),
-        (("best", START, "deep"), "depth must be a number"),
+        (("best", START, "0"), "depth must be 1 to 20, or level"),
+        (("best", START, "deep"), "depth must be 1 to 20, or level (the PDP-1's default level), not 'deep'"),
+        (("best", START, "Level"), "or level (the PDP-1's default level), not 'Level'"),
+        (("best", START, "9999999999999999999"), "depth must be 1 to 20, or level"),
+        (("prove", START, "99999999999999999999"), "bound must be a whole number from -99 to 99"),
         (("best", "4 4 0 4 4 0 x", "3"), "side to move"),
         (("solve", "--pits", "6", "--seeds", "6"), "would run for hours"),  # refused before it starts
     ],
@@ -106,7 +110,7 @@ def test_batch(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPat
         [
             f"move {START} 3",
             f"best {START} 2",
-            "",  # blank lines are skipped
+            "",  # an empty line is answered too: the n-th answer is the n-th line's
             f"move {START} 9",
             f"best {FINISHED} 2",
             "jump 3",
@@ -121,13 +125,21 @@ def test_batch(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPat
     assert out.splitlines() == [
         "4 4 0 5 5 5 1 4 4 4 4 4 4 0 s",
         "best 3 value 2 nodes 17",
+        "error an empty line: expected 'move <position> <pit>' or 'best <position> <depth>'",
         "error pit 9 is out of range 1..6",
         "error the game is over",
         "error expected 'move <position> <pit>' or 'best <position> <depth>'",
-        "error depth must be a number, not '--2'",
+        "error depth must be 1 to 20, or level (the PDP-1's default level), not '--2'",
         "error a position has 2m+2 counts for m = 1..6 (4 to 14), not 5",
         "best 3 value 1 nodes 7",
     ]
+
+
+def test_batch_says_its_format_in_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_exit(capsys, "batch", "--help")
+    shown = " ".join(out.split())
+    assert code == 0 and "'move <position> <pit>'" in shown and "'best <position> <depth>'" in shown
+    assert "an empty one too, is answered 'error <why>'" in shown
 
 
 def test_batch_applies_variants(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
