@@ -247,7 +247,11 @@ def _keep_as_play(show: Show, outcome: GameOutcome | None, folder: Path, left: s
     finished = outcome is not None and outcome.end is not None
     why = "the visitor left" if left else "stopped by the failure above" if status else "the visitor left"
     path = shelf.save(outcome if finished else show.driver.outcome(), finished=finished, unfinished=why)
-    said = shelf.said() if path or shelf.failure else "no move was made: nothing to save"
+    if path or shelf.failure:
+        said = shelf.said()
+    else:
+        begun = show.driver.checker is not None
+        said = "no move was made: nothing to save" if begun else "no game was begun: nothing to save"
     say(f"\n[{left}; {said}]" if left else f"[{said}]")
     if shelf.failure:
         say(f"[here is its record instead]\n{shelf.unsaved_text}")

@@ -126,18 +126,50 @@ def read_line(stream: TextIO) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def keys_without_code(keys: str) -> str:
-    """The keys of ``keys`` the typewriter has no FIO-DEC code for, each once, in order."""
-    bad: list[str] = []
-    for char in keys:
-        if char not in CHARACTERS or char in "\r\n" or ord(char) > 127:
-            if char not in bad:
-                bad.append(char)
-    return "".join(bad)
+# What a terminal sends for the keys a typewriter never had: ESC, then [ or O, then the key's code.
+_ESCAPED_KEYS = {"A": "the up arrow", "B": "the down arrow", "C": "the right arrow", "D": "the left arrow",
+                 "H": "Home", "F": "End", "2~": "Insert", "3~": "the forward Delete", "5~": "Page Up",
+                 "6~": "Page Down", "P": "F1", "Q": "F2", "R": "F3", "S": "F4"}
+ESC = "\x1b"
+
+
+def _escape_sequence(keys: str, at: int) -> tuple[str, int]:
+    """The key an escape sequence at ``keys[at]`` stands for, and where the next key begins."""
+    if keys[at + 1:at + 2] not in ("[", "O"):
+        return "Esc", at + 1
+    end = at + 2
+    while end < len(keys) and (keys[end].isdigit() or keys[end] == ";"):
+        end += 1
+    if end >= len(keys):
+        return "Esc", at + 1
+    code = keys[at + 2:end + 1]
+    known = _ESCAPED_KEYS.get(code) or _ESCAPED_KEYS.get(code.split(";")[-1][-1:])
+    return known or "a function key", end + 1
+
+
+def refused_keys(keys: str) -> list[str]:
+    """The keys of ``keys`` the typewriter has no FIO-DEC code for, each named once, in order: an arrow
+    key, which a terminal sends as ESC [ A, is "the up arrow", not three keys."""
+    names: list[str] = []
+    at = 0
+    while at < len(keys):
+        char = keys[at]
+        if char == ESC:
+            name, at = _escape_sequence(keys, at)
+        else:
+            at += 1
+            if char in CHARACTERS and char not in "\r\n" and ord(char) <= 127:
+                continue
+            name = key_name(char)
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def key_name(char: str) -> str:
     """How a refused key is named to the visitor: itself in quotes, a control key as Ctrl-X."""
+    if char == ESC:
+        return "Esc"
     if ord(char) < 32:
         return f"Ctrl-{chr(ord(char) + 64)}"
     if ord(char) == 127:
@@ -147,10 +179,9 @@ def key_name(char: str) -> str:
     return f"\u201c{char}\u201d"
 
 
-def refusal(bad: str) -> str:
+def refusal(names: list[str]) -> str:
     """The one line said for a refused line."""
-    names = ", ".join(key_name(c) for c in bad)
-    return f"[the PDP-1's typewriter has no key {names}: nothing was typed. Type a pit number.]"
+    return f"[the PDP-1's typewriter has no key {', '.join(names)}: nothing was typed. Type a pit number.]"
 
 
 def prompt_of(game: Game) -> str:
@@ -170,7 +201,7 @@ def ask_visitor(game: Game, source: TextIO, out: TextIO) -> str:
         if not line:
             raise VisitorQuit()
         keys = line.rstrip("\r\n")
-        bad = keys_without_code(keys)
+        bad = refused_keys(keys)
         if not bad:
             return keys
         flush_type_ahead(source)
@@ -178,14 +209,29 @@ def ask_visitor(game: Game, source: TextIO, out: TextIO) -> str:
         out.flush()
 
 
-def wait_for_any_line(source: TextIO) -> bool:
-    """The answer to the PDP-1's "type any key for a new game.": any line is a yes, end of input a no.
+def wait_for_any_key(source: TextIO) -> bool:
+    """The answer to the PDP-1's "type any key for a new game.": any key is a yes, end of input a no.
 
-    Why no question of the host's own: the paper has asked already, and two
-    questions with two meanings (any key, or y/N) made every key but ``y`` quit.
+    At a terminal one key is enough, as the question says: the terminal is put out of its line mode
+    for that key alone (Ctrl-D, its end-of-input key, is then a byte, and still a no; Ctrl-C still
+    interrupts).  On a pipe or a file, lines are a script: a line is the key.  Why no question of
+    the host's own: the paper has asked already, and two questions with two meanings (any key, or
+    y/N) made every key but ``y`` quit.
     """
     flush_type_ahead(source)
-    return bool(read_line(source))
+    fd = _is_terminal(source)
+    if fd is None:
+        return bool(read_line(source))
+    before = termios.tcgetattr(fd)
+    one_key = termios.tcgetattr(fd)
+    one_key[3] &= ~(termios.ICANON | termios.ECHO)
+    one_key[6][termios.VMIN], one_key[6][termios.VTIME] = 1, 0
+    termios.tcsetattr(fd, termios.TCSANOW, one_key)
+    try:
+        key = os.read(fd, 64)  # a key, or all of the sequence an arrow key sends
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, before)
+    return bool(key) and key != b"\x04"
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import Failure, FrontEnd, GameDriver
-from ..driver.keyboard import ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground, wait_for_any_line
+from ..driver.keyboard import ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground, wait_for_any_key
 from ..driver.pacing import Pacer
 from ..driver.record_files import SessionRecords
 from ..driver.visitors import VisitorQuit
@@ -238,7 +238,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
                 out.write(f"\n[{count(outcome.moves_checked, 'move')} cross-checked against the reference engine; "
                           "Ctrl-D leaves]\n")
                 spinner.ask(True)
-                if not wait_for_any_line(sys.stdin):  # the PDP-1 asked: any key starts a new game
+                if not wait_for_any_key(sys.stdin):  # the PDP-1 asked: any key starts a new game
                     out.write(f"[{shelf.said()}]\n")
                     break
                 spinner.ask(False)

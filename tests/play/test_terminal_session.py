@@ -55,7 +55,7 @@ def test_an_unfinished_record_holds_what_was_checked_and_no_more(kalah_tape, tmp
 
 
 def test_at_a_games_end_the_pdp1s_question_is_the_only_one(kalah_tape, tmp_path: Path) -> None:
-    """"type any key for a new game.": any line (here "n") starts the next game; no y/N question."""
+    """"type any key for a new game.": one key (here "n", no Enter) starts the next game; no y/N question."""
     child = play("--pits", "1", "--seeds", "1", "--level", "1", records=tmp_path)
     try:
         question(child)
@@ -63,7 +63,7 @@ def test_at_a_games_end_the_pdp1s_question_is_the_only_one(kalah_tape, tmp_path:
         child.expect("type any key for a new game.")
         child.expect(r"\[1 move cross-checked against the reference engine; Ctrl-D leaves\]\r\n")
         time.sleep(0.2)
-        child.send("n\r")
+        child.send("n")  # the key alone, as the question says
         child.expect("kalah for the pdp-1")  # a new game, not an exit
         question(child)
         child.sendcontrol("d")

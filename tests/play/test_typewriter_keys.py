@@ -76,6 +76,19 @@ def test_keys_without_a_fiodec_code_are_refused_and_the_game_goes_on(kalah_tape,
     assert "type a pit number" not in text  # no refused key ever reached the PDP-1 (é never became i)
 
 
+@pytest.mark.parametrize("keys, named", [
+    ("\x1b[A", "the up arrow"), ("\x1bOD", "the left arrow"), ("3\x1b[C", "the right arrow"),
+    ("\x1b[5~", "Page Up"), ("\x1b", "Esc"), ("\x07", "Ctrl-G"), ("é€", "\u201cé\u201d, \u201c€\u201d"),
+])
+def test_a_refused_key_is_named_as_the_visitor_knows_it(keys: str, named: str) -> None:
+    """An arrow key reaches the host as ESC [ A: it is named the arrow, never "Ctrl-[" and two more keys."""
+    from python_bridge.driver.keyboard import refusal, refused_keys
+
+    said = refusal(refused_keys(keys))
+    assert said == f"[the PDP-1's typewriter has no key {named}: nothing was typed. Type a pit number.]"
+    assert "Ctrl-[" not in said
+
+
 def test_the_wrapper_refuses_keys_it_cannot_type_without_typing_any() -> None:
     """Simh.type never raises UnicodeEncodeError nor turns é into i: it names the keys and types nothing."""
     assert untypable("3\r") == "" and untypable("ab;$ \t\x7f") == ""
