@@ -2,7 +2,9 @@
 time limit, and compare with the literature (argument parsing and printing only; ``reference.solve_table``).
 
 Smallest first; once a configuration runs out of time the larger seed counts of the
-same m and rule set are skipped.  Prints a Markdown table.
+same m and rule set are skipped.  Prints a Markdown table.  ``--rules`` names the rule sets as the
+rule options are spelled: ``standard``, ``empty-capture``, ``deferred-end``, ``remainder-void``,
+``pie-rule``, ``pie+empty-capture`` and ``all-four`` (all four variants at once).
 """
 
 from __future__ import annotations
@@ -15,11 +17,20 @@ from .progress import announce
 from .validators import EXIT_OK, bounded_float, bounded_int, new_parser
 
 
+def option_name(rule_set: str) -> str:
+    """A rule set as the command line spells it, as the rule options are spelled: ``empty-capture``,
+    ``pie+empty-capture``, ``all-four`` (the table keeps the words)."""
+    return rule_set.replace(" + ", "+").replace(" ", "-")
+
+
+BY_OPTION = {option_name(name): name for name in RULE_SETS}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = new_parser("python -m python_bridge solve-table",
                         "Solve many Kalah(m, n) starts and compare with the literature (a Markdown table).")
-    parser.add_argument("--rules", nargs="+", default=list(RULE_SETS), choices=list(RULE_SETS),
-                        help="rule sets to solve (default: all)")
+    parser.add_argument("--rules", nargs="+", default=list(BY_OPTION), choices=list(BY_OPTION), metavar="RULES",
+                        help=f"rule sets to solve, one or more of {', '.join(BY_OPTION)} (default: all)")
     parser.add_argument("--max-pits", type=bounded_int(MIN_PITS, MAX_PITS), default=6,
                         help="largest pits a side (default 6)")
     parser.add_argument("--max-seeds", type=bounded_int(MIN_SEEDS, MAX_SEEDS), default=6,
@@ -35,7 +46,7 @@ def main(argv: list[str]) -> int:
     announce(f"the table ({configurations} configurations)", configurations * args.limit,
              f"at most, {args.limit:g} s each; the larger seed counts after a time-out are skipped")
     print("\n".join(TABLE_HEAD))
-    for name in args.rules:
+    for name in (BY_OPTION[option] for option in args.rules):
         for m in range(1, args.max_pits + 1):
             for n in range(1, args.max_seeds + 1):
                 value, took = solve_one(m, n, RULE_SETS[name], args.limit)

@@ -37,7 +37,7 @@ def test_bench_contract_studies_every_change() -> None:
 
 
 def test_solve_table_prints_its_markdown_table() -> None:
-    done = bridge("solve-table", "--rules", "empty capture", "--max-pits", "1", "--max-seeds", "2", "--limit", "60")
+    done = bridge("solve-table", "--rules", "empty-capture", "--max-pits", "1", "--max-seeds", "2", "--limit", "60")
     assert done.returncode == 0
     assert done.stdout.splitlines()[:2] == ["| m | n | rules | value | time | published |",
                                             "|---|---|-------|-------|------|-----------|"]
@@ -58,3 +58,12 @@ def test_the_make_targets_run_the_commands() -> None:
         dry = subprocess.run(["make", "--no-print-directory", "-n", target], cwd=ROOT, capture_output=True,
                              text=True, timeout=60)
         assert command in dry.stdout, dry.stdout
+
+
+def test_solve_tables_rule_sets_are_spelled_as_the_rule_options_and_listed_in_help() -> None:
+    shown = " ".join(bridge("solve-table", "--help").stdout.split())
+    for option in ("standard", "empty-capture", "deferred-end", "remainder-void", "pie-rule", "pie+empty-capture",
+                   "all-four"):
+        assert option in shown
+    refused = bridge("solve-table", "--rules", "empty capture")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
