@@ -1,5 +1,6 @@
-"""The brief form (test word bit 1): the PDP-1 types its moves and no board but at the end or when the
-visitor types b, and the driver checks the board in core after every move and swap instead."""
+"""The brief form (test word bit 1): the PDP-1 types its moves and no board but at the end, before it
+offers the visitor a swap, or when the visitor types b, and the driver checks the board in core after
+every move and swap instead."""
 
 from __future__ import annotations
 
@@ -43,8 +44,12 @@ def test_brief_games_are_checked_move_by_move_with_one_board_at_the_end(panel: P
     for outcome in play_games(panel, visitor, 2):
         assert outcome.end is not None and outcome.moves_checked == len(outcome.record) > 0
         kinds = [type(e).__name__ for e in TranscriptParser().feed(outcome.transcript)]
-        assert kinds.count("Board") == 1  # the last position, after the last move and before the scores
+        offered = panel.variants.pie_rule and panel.pdp1_first and not panel.demo  # the visitor may swap
+        # the last position, after the last move and before the scores; and the one a swap would take over
+        assert kinds.count("Board") == 1 + offered
         assert kinds[-3:] == ["Board", "GameOver", "NewGameOffer"]
+        if offered:
+            assert kinds.index("Board") == kinds.index("Prompt") - 1  # typed just before the question
 
 
 def test_the_full_form_still_types_a_board_after_every_move(kalah_tape) -> None:
