@@ -66,7 +66,10 @@ class Ticker:
 
 
 class CountTicker(Ticker):
-    """Progress of a count towards an estimated total: ``nodes so far 1,234,567 of about 9,000,000 (14 %)``."""
+    """Progress of a count towards an estimated total: ``nodes so far 1,234,567 of about 9,000,000 (14 %)``.
+
+    An estimate can be low: past it the line says so (``past the estimate of about 9,000,000``) and shows
+    no percentage and no time left, never "103 %"."""
 
     def __init__(self, noun: str, estimate: int | None) -> None:
         super().__init__()
@@ -76,8 +79,10 @@ class CountTicker(Ticker):
     def __call__(self, so_far: int, extra: str = "") -> None:
         elapsed = time.monotonic() - self.began
         text = f"{self.noun} so far {so_far:,}"
-        if self.estimate:
-            text += f" of about {self.estimate:,} ({100 * so_far / self.estimate:.0f} %)"
+        if self.estimate and so_far <= self.estimate:
+            text += f" of about {self.estimate:,} ({min(99, int(100 * so_far / self.estimate))} %)"
+        elif self.estimate:
+            text += f", past the estimate of about {self.estimate:,}"
         text += f"  elapsed {span_text(elapsed)}"
         if self.estimate and 0 < so_far < self.estimate:  # the rate measured so far, applied to what is left
             text += f", about {span_text(elapsed * (self.estimate / so_far - 1))} left"

@@ -32,7 +32,7 @@ from ..checking.proof import (
 )
 from ..machine.cycles import seconds
 from ..machine.simh import SimhError
-from ..reference.estimates import estimate_proof, two_figures
+from ..reference.estimates import estimate_proof, measured_proof, two_figures
 from ..reference.prove import MAX_BOUND, MAX_DEEPEN, MAX_PLIES, ProofError, ProofTooDeep
 from .progress import CountTicker, announce
 from .validators import (
@@ -197,11 +197,13 @@ def main(argv: list[str]) -> int:
         print(f"Kalah({args.pits},{args.seeds}), {variants.describe()}: the PDP-1 (4,096 words), the analysis tape "
               "build/prove.rim read in, proves it: null-window alpha-beta to the end of the game, a table of "
               "positions already searched", flush=True)
-        positions = estimate_proof(args.pits, args.seeds, args.value)
+        positions = estimate_proof(args.pits, args.seeds, args.value, variants, args.bound)
+        measured = measured_proof(args.pits, args.seeds, variants, args.value, args.bound) is not None
         announce(f"{'the bound tests of its value' if args.value else 'the proof'} (about {positions:,} positions"
                  f"{', every memory cycle counted' if not args.no_cycles else ''}"
                  f"{f', paced at {args.pace:g} times 1960 speed' if args.pace else ''})",
                  proof_seconds(positions, not args.no_cycles, args.pace),
+                 "the count measured for this start" if measured else
                  "a model fitted to the measured proofs of Kalah(6,1), (6,2) and (6,3)")
         ticker = _Ticker(positions, not args.no_cycles)
         sample_every = SAMPLE_EVERY if args.no_cycles else 0

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.commands.progress import span_text
+from python_bridge.commands.progress import CountTicker, span_text
 from python_bridge.kiosk.procinfo import descendants
-from python_bridge.reference.estimates import estimate_proof, estimate_search, two_figures
+from python_bridge.reference.estimates import estimate_proof, estimate_search, proof_positions, two_figures
 from python_bridge.reference.notation import parse_position
-from python_bridge.reference.rules import STANDARD
+from python_bridge.reference.rules import STANDARD, Variants
 from python_bridge.reference.search import best_move
 from tests.processes import as_at_a_terminal, still_running
 
@@ -119,15 +119,18 @@ def test_think_at_depth_20_is_announced_before_the_machine_starts(kalah_tape: Pa
 
 
 @pytest.mark.simh
-@pytest.mark.parametrize("args, words", [
+@pytest.mark.parametrize("args, words, basis", [
     (["--seeds", "6"], "note: the proof (about 8,400,000,000,000,000 positions, every memory cycle counted) "
-                       "will take about "),
-    (["--seeds", "4", "--value"], "note: the bound tests of its value (about "),
-    (["--seeds", "2", "--pace", "0.001"], "paced at 0.001 times 1960 speed) will take about "),
+                       "will take about ", "a model fitted to the measured proofs"),
+    (["--seeds", "4", "--value"], "note: the bound tests of its value (about ",
+     "a model fitted to the measured proofs"),
+    (["--seeds", "2", "--pace", "0.001"], "note: the proof (about 24,824 positions, every memory cycle counted, "
+                                          "paced at 0.001 times 1960 speed) will take about ",
+     "the count measured for this start"),
 ])
-def test_long_proofs_are_announced(args: list[str], words: str, kalah_tape: Path) -> None:
+def test_long_proofs_are_announced(args: list[str], words: str, basis: str, kalah_tape: Path) -> None:
     seen, status = lines_until(["prove", *args], [words])
-    assert "a model fitted to the measured proofs" in seen[-1] and status == 130
+    assert basis in seen[-1] and status == 130
 
 
 def test_a_short_run_says_nothing_more(tmp_path: Path) -> None:
@@ -145,7 +148,30 @@ def test_the_search_estimate_is_exact_when_the_probe_reaches_the_depth() -> None
 def test_the_proof_model_is_near_the_measured_proofs() -> None:
     """Kalah(6,1) 190 positions, (6,2) 24,824, (6,3) 65,963,858 (standard rule): within a factor of three."""
     for (pits, seeds), measured in {(6, 1): 190, (6, 2): 24_824, (6, 3): 65_963_858}.items():
-        assert measured / 3 <= estimate_proof(pits, seeds) <= measured * 3
+        assert measured / 3 <= proof_positions(2 * pits * seeds) <= measured * 3
+
+
+def test_a_measured_start_is_estimated_by_its_measured_count_and_the_others_by_the_model() -> None:
+    """``prove --pits 6 --seeds 3`` once said "of about 40,000,000" (the model) on its way to 65,963,858."""
+    assert estimate_proof(6, 3) == 65_963_858 and estimate_proof(6, 3, variants=Variants(empty_capture=True)) \
+        == 22_264_266 and estimate_proof(6, 3, value=True) == 93_864_975
+    assert estimate_proof(6, 3, variants=Variants(pie_rule=True)) == two_figures(proof_positions(36))
+    assert estimate_proof(6, 3, bound=2) == two_figures(proof_positions(36))
+    assert estimate_proof(5, 3) == two_figures(proof_positions(30))
+
+
+def test_progress_never_says_more_than_100_percent(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    ticker = CountTicker("nodes", 40_000_000)
+    ticker.last = float("-inf")  # every call prints a line
+    for so_far in (10_000_000, 39_999_999, 40_000_000, 41_140_307):
+        ticker(so_far)
+        ticker.last = float("-inf")
+    lines = capsys.readouterr().err.splitlines()
+    assert "(25 %)" in lines[0] and "(99 %)" in lines[1] and "(99 %)" in lines[2]  # 100 % only when done
+    assert "nodes so far 41,140,307, past the estimate of about 40,000,000  elapsed" in lines[3]
+    assert "%" not in lines[3] and "left" not in lines[3]
 
 
 def test_figures_are_said_as_a_person_says_them() -> None:
