@@ -14,6 +14,8 @@ from __future__ import annotations
 import sys
 import time
 
+from ..driver.keyboard import is_terminal
+
 LONG_SECONDS = 10.0   # a run estimated longer than this is announced
 EVERY_SECONDS = 10.0  # progress lines when stderr is not a terminal
 FIRST_SECONDS = 2.0   # ... the first of them this soon, so a log shows at once that the run is working
@@ -44,7 +46,7 @@ class Ticker:
     then every EVERY_SECONDS."""
 
     def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
+        self.tty = is_terminal(sys.stderr)
         self.last = time.monotonic() - (EVERY_SECONDS - FIRST_SECONDS)  # when the last line would have been
         self.shown = False
 

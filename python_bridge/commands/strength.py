@@ -75,7 +75,7 @@ def main(argv: list[str]) -> int:
         total = args.games * len(args.opponents)
         jobs = resolve_jobs(args.jobs, total)
         seconds = sum(SECONDS_A_GAME[name] for name in args.opponents) * args.games / jobs
-        warn_if_long(total, total / seconds, "games")
+        warn_if_long(total, total / seconds, "games", "at the seconds a game measured against each opponent")
         try:
             run(args.opponents, args.games, args.seed, jobs)
         except RulesDiverged as diverged:

@@ -224,14 +224,12 @@ def run_guarded(body: Callable[[], int], input_errors: tuple[type[BaseException]
         return EXIT_INTERRUPTED
 
 
-def warn_if_long(count: int, per_second: float, what: str) -> None:
-    """One line on stderr, before the work starts, when ``count`` items at about ``per_second``
-    (docs/figures.md, two cores) will take more than ten minutes."""
-    from .progress import span_text
+def warn_if_long(count: int, per_second: float, what: str, basis: str = "at the rate docs/figures.md measured") -> None:
+    """``count`` items at about ``per_second`` announced before the work starts, when they take long
+    (``progress.announce``: the one long-run warning)."""
+    from .progress import announce
 
-    seconds = count / per_second
-    if seconds > 600:
-        print(f"note: {count:,} {what} take about {span_text(seconds)} here (Ctrl-C stops them)", file=sys.stderr)
+    announce(f"{count:,} {what}", count / per_second, basis)
 
 
 def resolve_jobs(jobs: int, work: int | None = None) -> int:

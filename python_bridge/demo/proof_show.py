@@ -31,6 +31,7 @@ from tools.papertape import read_tape
 
 from ..checking.deepening import DeepeningRun, deepen_position
 from ..checking.proof import Progress, ProofMachine, ProofRun, clock_text
+from ..driver.keyboard import is_terminal
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, GAME, ROOT, ensure_tape
 from ..machine.simh import SimhError
@@ -80,7 +81,7 @@ class ProofShow:
     def __init__(self, out: TextIO, fast: bool) -> None:
         self.out = out
         self.fast = fast
-        self.tty = bool(getattr(out, "isatty", lambda: False)())
+        self.tty = is_terminal(out)
         self.last_progress = 0.0
 
     def say(self, text: str = "") -> None:

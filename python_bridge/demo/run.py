@@ -23,7 +23,7 @@ from tools.papertape import TapeError, read_tape
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import GameOutcome
 from ..driver.game_records import SavedGame
-from ..driver.keyboard import keys_unseen_while_busy, own_foreground
+from ..driver.keyboard import is_terminal, keys_unseen_while_busy, own_foreground
 from ..driver.pacing import READER_FRAMES_PER_SECOND, Pacer
 from ..driver.record_files import SessionRecords, claim, create_new
 from ..driver.record_files import stamp as time_stamp
@@ -152,9 +152,9 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
     source = source or sys.stdin
     style = Style.for_stream(out)
     pacer = pacer or (Pacer(counted=True) if fast else Pacer.at_1960_speed())
-    presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and _is_terminal(source),
+    presenter = Presenter(out, pacer, captions, style, hide_typed_echo=visitor and is_terminal(source),
                           keyboard=source if visitor else None,
-                          working=sys.stderr if visitor and _is_terminal(sys.stderr) else None)
+                          working=sys.stderr if visitor and is_terminal(sys.stderr) else None)
     speed = ("full speed (--fast)" if fast else
              f"1960 speed: the PDP-1 at {CYCLES_PER_SECOND:,} memory cycles a second (5 us each), "
              "the typewriter at 10 characters a second")
@@ -256,10 +256,6 @@ def _keep_as_play(show: Show, outcome: GameOutcome | None, folder: Path, left: s
     if shelf.failure:
         say(f"[here is its record instead]\n{shelf.unsaved_text}")
 
-
-def _is_terminal(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
 
 
 def summary(outcome: GameOutcome, thoughts: list[Thought], wall: float, restarts: int) -> str:

@@ -25,7 +25,7 @@ from typing import Callable, TextIO
 
 from ..driver.crosscheck import CrossChecker
 from ..driver.driver import Failure, FrontEnd, GameDriver, GameOutcome, Thought
-from ..driver.keyboard import ask_visitor, flush_type_ahead
+from ..driver.keyboard import ask_visitor, flush_type_ahead, is_terminal
 from ..driver.pacing import Pacer
 from ..driver.visitors import Visitor, VisitorQuit
 from ..machine.front_panel import PanelSettings
@@ -55,8 +55,7 @@ class Style:
 
     @classmethod
     def for_stream(cls, out: TextIO) -> "Style":
-        isatty = getattr(out, "isatty", None)
-        if isatty is not None and isatty():
+        if is_terminal(out):
             return cls(caption="\x1b[36m", note="\x1b[2m", reset="\x1b[0m")
         return cls()
 

@@ -35,8 +35,8 @@ from ..reference.game import Game
 from .visitors import VisitorQuit
 
 
-def _is_terminal(stream: TextIO) -> int | None:
-    """The stream's file descriptor when it is a terminal, else None."""
+def terminal_fd(stream: TextIO) -> int | None:
+    """The stream's file descriptor when it is a terminal, else None (a pipe, a file, a StringIO)."""
     try:
         fd = stream.fileno()
     except (AttributeError, OSError, ValueError):
@@ -44,9 +44,15 @@ def _is_terminal(stream: TextIO) -> int | None:
     return fd if os.isatty(fd) else None
 
 
+def is_terminal(stream: TextIO) -> bool:
+    """Whether ``stream`` is a person's terminal: the one test of it for every front end (colour, a
+    spinner, echo, a key at a time are for a terminal; a pipe or a file gets plain lines)."""
+    return terminal_fd(stream) is not None
+
+
 def flush_type_ahead(stream: TextIO) -> None:
     """Throw away keys typed on the terminal before now (nothing happens on a pipe or a file)."""
-    fd = _is_terminal(stream)
+    fd = terminal_fd(stream)
     if fd is not None:
         try:
             termios.tcflush(fd, termios.TCIFLUSH)
@@ -64,7 +70,7 @@ def keys_unseen_while_busy(stream: TextIO) -> Iterator[None]:
     Ctrl-C does, so the game is saved and the terminal restored rather than
     left without echo.
     """
-    fd = _is_terminal(stream)
+    fd = terminal_fd(stream)
     if fd is None:
         yield
         return
@@ -107,7 +113,7 @@ def read_line(stream: TextIO) -> str:
     own buffer never holds type-ahead that the flush could not reach; bytes
     that are not UTF-8 become U+FFFD, which no typewriter key has.
     """
-    fd = _is_terminal(stream)
+    fd = terminal_fd(stream)
     if fd is None:
         binary = getattr(stream, "buffer", None)  # a pipe or a file: its bytes, so bad UTF-8 cannot raise
         if binary is None:
@@ -219,7 +225,7 @@ def wait_for_any_key(source: TextIO) -> bool:
     y/N) made every key but ``y`` quit.
     """
     flush_type_ahead(source)
-    fd = _is_terminal(source)
+    fd = terminal_fd(source)
     if fd is None:
         return bool(read_line(source))
     before = termios.tcgetattr(fd)
@@ -244,7 +250,7 @@ def own_foreground(stream: TextIO) -> Iterator[None]:
     own the game alone hears the keys; the terminal is handed back to the
     group it came from however the session ends.
     """
-    fd = _is_terminal(stream)
+    fd = terminal_fd(stream)
     if fd is None:
         yield
         return

@@ -21,7 +21,14 @@ from typing import TextIO
 
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import Failure, FrontEnd, GameDriver
-from ..driver.keyboard import ask_visitor, flush_type_ahead, keys_unseen_while_busy, own_foreground, wait_for_any_key
+from ..driver.keyboard import (
+    ask_visitor,
+    flush_type_ahead,
+    is_terminal,
+    keys_unseen_while_busy,
+    own_foreground,
+    wait_for_any_key,
+)
 from ..driver.pacing import Pacer
 from ..driver.record_files import SessionRecords
 from ..driver.visitors import VisitorQuit
@@ -108,7 +115,7 @@ class Spinner:
     _stop: threading.Event = field(default_factory=threading.Event, init=False)
 
     def __enter__(self) -> "Spinner":
-        if _is_terminal(self.err):
+        if is_terminal(self.err):
             threading.Thread(target=self._run, name="spinner", daemon=True).start()
         return self
 
@@ -156,10 +163,6 @@ class Spinner:
                 self.err.flush()
                 self.shown = True
 
-
-def _is_terminal(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
 
 
 @dataclass

@@ -416,7 +416,7 @@ def test_sizes_that_run_for_hours_are_announced_before_the_work(capsys: pytest.C
     warn_if_long(10_000_000, CASES_PER_SECOND, "fuzz cases")
     warn_if_long(2000, CASES_PER_SECOND, "fuzz cases")           # a default run: nothing said
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "10,000,000 fuzz cases take about 1.9 hours" in err
+    assert err.count("\n") == 1 and "note: 10,000,000 fuzz cases will take about 1.9 hours here" in err
 
 
 def test_bounded_numbers_take_plain_decimals_only() -> None:

@@ -1,0 +1,70 @@
+"""One of each, in the room it belongs to: a fix made to one copy of a thing must not miss a second copy.
+
+Read from the source with ``ast``: one ``SavedGame`` (the one game-record format, ``driver.game_records``),
+one tape punch (``tools.papertape.punch``), one record writer (only ``SavedGame.text`` writes a record's
+``record:`` and ``result:`` lines), one test of a terminal (``driver.keyboard``), one long-run warning
+(``commands.progress.announce``).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted(p for folder in ("python_bridge", "tools") for p in (ROOT / folder).rglob("*.py"))
+TREES = {path.relative_to(ROOT).as_posix(): ast.parse(path.read_text(encoding="utf-8")) for path in SOURCES}
+
+
+def _defined(kind: type, name: str) -> list[str]:
+    return [f"{where}:{node.lineno}" for where, tree in TREES.items() for node in ast.walk(tree)
+            if isinstance(node, kind) and node.name == name]
+
+
+def _strings_starting(prefix: str) -> list[str]:
+    """Where a string literal (or an f-string's first part) begins with ``prefix``."""
+    found = []
+    for where, tree in TREES.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+                text = node.values[0].value
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+            else:
+                continue
+            if isinstance(text, str) and text.startswith(prefix):
+                found.append(f"{where}:{node.lineno}")
+    return sorted(set(found))
+
+
+def _calls(attribute: str) -> list[str]:
+    return [f"{where}:{node.lineno}" for where, tree in TREES.items() for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == attribute]
+
+
+def test_one_saved_game() -> None:
+    assert [w.split(":")[0] for w in _defined(ast.ClassDef, "SavedGame")] == ["python_bridge/driver/game_records.py"]
+
+
+def test_one_tape_punch_and_no_other_tape_writer() -> None:
+    assert [w.split(":")[0] for w in _defined(ast.ClassDef, "TapePunch")] == ["tools/papertape/punch.py"]
+    writers = [f"{where}:{node.name}" for where, tree in TREES.items() for node in ast.walk(tree)
+               if isinstance(node, ast.ClassDef) and "tape" in node.name.lower()
+               and any(word in node.name.lower() for word in ("writer", "punch"))]
+    assert writers == ["tools/papertape/punch.py:TapePunch"]
+
+
+def test_one_record_writer() -> None:
+    """A record's lines are written in one place: the f-strings that begin ``record: `` and ``result: ``."""
+    for line in ("record: ", "result: ", "moves cross-checked: "):
+        assert {w.split(":")[0] for w in _strings_starting(line)} == {"python_bridge/driver/game_records.py"}, line
+
+
+def test_one_test_of_a_terminal() -> None:
+    assert [w.split(":")[0] for w in _calls("isatty")] == ["python_bridge/driver/keyboard.py"]
+    assert _defined(ast.FunctionDef, "_is_terminal") == []
+
+
+def test_one_long_run_warning() -> None:
+    notes = {w.split(":")[0] for w in _strings_starting("note: ") if w.startswith("python_bridge/")}
+    assert notes == {"python_bridge/commands/progress.py"}, notes
