@@ -127,6 +127,17 @@ def test_no_import_circle_between_packages() -> None:
     assert find_cycle(packages) is None
 
 
+def test_no_import_circle_in_tools() -> None:
+    """The cross-assembler's mixins once imported the Assembler (under TYPE_CHECKING, which ``imports_of``
+    counts like any import): the one circle of the tree."""
+    tools = {module_name(p): p for p in sorted((PACKAGE.parent / "tools").rglob("*.py"))}
+    # ``from . import messages`` names the package, which is already loading: no edge to one's own packages
+    graph = {name: {t for t in imports_of(p) if t in tools and t != name and not name.startswith(t + ".")}
+             for name, p in tools.items()}
+    assert graph["tools.macro.assembler"], "the graph of tools/ is empty: the test reads nothing"
+    assert find_cycle(graph) is None, f"import circle: {' -> '.join(find_cycle(graph) or [])}"
+
+
 def test_the_cycle_finder_finds_cycles() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None

@@ -26,7 +26,6 @@ from .listing import (
     LINE_VAL,
     LINES_PER_PAGE,
     ListingMixin,
-    octal,
 )
 from .macros import MAX_MACROS, MacroCall, MacroDefinition, MacroMixin
 from .messages import Diagnostic, Fatal
@@ -47,6 +46,7 @@ from .scanner import (
     ScannerMixin,
 )
 from .source import SourceFiles
+from .symbol_use import SymbolUseMixin
 from .symbols import (
     DEFFIX,
     DEFINED,
@@ -60,7 +60,6 @@ from .symbols import (
     SymbolTable,
     is_defined,
     is_macro,
-    is_not_redefinable,
     is_pseudo,
     permanent_symbols_text,
 )
@@ -70,12 +69,10 @@ __all__ = ["Assembler", "Diagnostic", "Fatal", "Options"]
 
 _END_OF_PIECE = re.compile(rb"[\t\n\0]")
 START_LOCATION = 4
-SYMBOL_TABLE_SIZE = 8192
-MAX_SAVED_ERRORS = 20
 TITLE_SURVIVOR = 24
 
 
-class Assembler(ListingMixin, ScannerMixin, ExpressionMixin, PseudoOpMixin, MacroMixin):
+class Assembler(ListingMixin, ScannerMixin, ExpressionMixin, PseudoOpMixin, MacroMixin, SymbolUseMixin):
     """Assemble a source (one or more named files) the way macro1 does."""
 
     def __init__(self, files: list[tuple[str, bytes | None]], options: Options | None = None,
@@ -426,89 +423,3 @@ class Assembler(ListingMixin, ScannerMixin, ExpressionMixin, PseudoOpMixin, Macr
 
     def increment_clc(self) -> None:
         self.clc = (self.clc + 1) & ADDRESS_MASK
-
-    # -- symbols -----------------------------------------------------------------
-
-    def lookup(self, name: str, kind: int) -> Symbol:
-        """Find ``name`` (a macro's dummies first), entering it undefined if new.
-
-        A plain lookup (``kind`` UNDEFINED) that misses returns the pseudo-op or
-        macro it abbreviates, if the search passed one.  An overbarred symbol
-        still undefined in pass 2 becomes the next variable.
-        """
-        call = self.macro
-        if call is not None:
-            for arg in call.definition.args:
-                if arg.name == name:
-                    return arg
-        index, exact, best = self.symtab.search(name)
-        if exact is not None:
-            if self.overbar and not is_defined(exact.kind) and self.pass_number == 2:
-                exact.kind = DEFINED
-                exact.value = self.vars_addr
-                self.vars_addr += 1
-                self.nvars += 1
-            return exact
-        if best is not None and kind == UNDEFINED:
-            return best
-        if self.symtab.count + 1 >= SYMBOL_TABLE_SIZE:
-            self.error_symbol(messages.SYMBOL_TABLE_FULL, name, self.lexstart)
-            raise Fatal("symbol table full", quiet=True)
-        symbol = self.symtab.insert(index, name)
-        if self.options.cross_reference and self.pass_number == 2 and symbol.xref_index >= 0:
-            self.xref_table[symbol.xref_index] = 0
-        if self.overbar:
-            self.nvars += 1
-        return symbol
-
-    def define_symbol(self, name: str, value: int, kind: int, column: int) -> Symbol:
-        if not name:
-            return self.no_symbol
-        symbol = self.lookup(name, kind)
-        if (is_defined(symbol.kind) and symbol.value != value
-                and is_not_redefinable(symbol.kind) and self.pass_number == 2):
-            self.error_symbol(messages.REDEFINED_SYMBOL, symbol.name, column)
-            symbol.xref_count += 1
-            return symbol
-        if self.pass_number == 2 and self.options.cross_reference and symbol.xref_index >= 0:
-            self.xref_table[symbol.xref_index] = self.lineno
-        symbol.value = value & MASK18
-        symbol.kind = kind
-        return symbol
-
-    def eval_symbol(self) -> Symbol:
-        """Look up the current lexeme as a reference (counted for the cross-reference)."""
-        symbol = self.lookup(self.lexeme_name(self.lexstart, self.lexterm), UNDEFINED)
-        symbol.xref_count += 1
-        if self.options.cross_reference and self.pass_number == 2 and symbol.xref_index >= 0:
-            self.xref_table[symbol.xref_index + symbol.xref_count] = self.lineno
-        return symbol
-
-    # -- errors ------------------------------------------------------------------
-
-    def error_symbol(self, message: messages.Message, name: str | None, column: int) -> None:
-        if self.pass_number == 2:
-            self.errors += 1
-            where = ":%d:%d" % (self.lineno, column + 1)
-            if name is None:
-                text = "%s%-9s : error:  %s at Loc = %s\n" % (
-                    self.filename, where, message.stream, octal(self.clc, 5))
-            else:
-                text = '%s%-9s : error:  %s "%s" at Loc = %s\n' % (
-                    self.filename, where, message.stream, name, octal(self.clc, 5))
-            self.stderr.append(text)
-            self.diagnostics.append(Diagnostic(self.filename, self.lineno, column + 1,
-                                               message.stream, name, self.clc, text.rstrip("\n")))
-            if len(self.saved_errors) < MAX_SAVED_ERRORS:
-                self.saved_errors.append((message.listing, column))
-            self.error_in_line = True
-            if self.listed:
-                self.print_error_notes()
-        self.error_in_line = True
-
-    def error_message(self, message: messages.Message, column: int) -> None:
-        self.error_symbol(message, None, column)
-
-    def error_lexeme(self, message: messages.Message, column: int) -> None:
-        self.error_symbol(message, self.lexeme_name(self.lexstart, self.lexterm), column)
-

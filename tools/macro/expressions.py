@@ -15,8 +15,6 @@ is the symbol type, which matters only to spot a bare ``decimal``/``octal``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import charset, messages
 from .scanner import (
     AMPERSAND,
@@ -52,9 +50,6 @@ from .symbols import (
     is_pseudo,
 )
 
-if TYPE_CHECKING:
-    from .assembler import Assembler
-
 MASK18 = 0o777777
 CARRY = 0o1000000
 LOWER_SHIFT = 0o72
@@ -71,14 +66,14 @@ def wrap32(value: int) -> int:
 class ExpressionMixin:
     """Expression evaluation for the Assembler."""
 
-    def expression_value(self: "Assembler") -> int:
+    def expression_value(self) -> int:
         """An expression's 18-bit value; a bare ``decimal``/``octal`` is an error here."""
         kind, value = self.expression()
         if kind == PSEUDO:
             self.error_message(messages.VALUE_REQUIRED, self.lexstart)
         return value & MASK18
 
-    def expression(self: "Assembler") -> tuple[int, int]:
+    def expression(self) -> tuple[int, int]:
         kind, value = self.signed_operand()
         line = self.line
         while True:
@@ -124,7 +119,7 @@ class ExpressionMixin:
                     value = 0
                 return kind, value
 
-    def signed_operand(self: "Assembler") -> tuple[int, int]:
+    def signed_operand(self) -> tuple[int, int]:
         char = self.line[self.lexstart]
         if char == MINUS:
             self.advance(True)
@@ -134,7 +129,7 @@ class ExpressionMixin:
             self.advance(True)
         return self.operand()
 
-    def operand(self: "Assembler") -> tuple[int, int]:
+    def operand(self) -> tuple[int, int]:
         line = self.line
         if self.is_lex_symbol():
             symbol = self.eval_symbol()
@@ -202,7 +197,7 @@ class ExpressionMixin:
         self.advance(True)
         return DEFINED, 0
 
-    def number(self: "Assembler", start: int, term: int) -> int:
+    def number(self, start: int, term: int) -> int:
         """The digits ``line[start:term]`` in the current radix (0 after an error)."""
         line = self.line
         radix = self.radix
@@ -223,7 +218,7 @@ class ExpressionMixin:
 
     # -- character constants -------------------------------------------------
 
-    def flexo(self: "Assembler") -> int:
+    def flexo(self) -> int:
         """``flexo abc``: up to three FIO-DEC codes from the text after the keyword."""
         line = self.line
         if line[self.lexstart] == SPACE:
@@ -248,7 +243,7 @@ class ExpressionMixin:
             word |= (code & charset.CODE_BITS) << shift
         return word
 
-    def char_value(self: "Assembler") -> int:
+    def char_value(self) -> int:
         """``char rX`` / ``mX`` / ``lX``: one code placed right, middle or left."""
         line = self.line
         if self.cc >= self.maxcc:
@@ -269,7 +264,7 @@ class ExpressionMixin:
         code &= charset.CODE_BITS
         return code << {108: 12, 109: 6, 114: 0}[position]
 
-    def fiodec_entry(self: "Assembler", char: int, column: int) -> int:
+    def fiodec_entry(self, char: int, column: int) -> int:
         """macro1's table entry for ``char``; an unknown character is reported and becomes 0."""
         if char > 0o177:
             self.error_message(messages.ILLEGAL_CHARACTER, column)

@@ -9,8 +9,6 @@ error count.  The mixin formats; the assembler decides what to print and when.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .symbols import (
     DEFINED,
     REDEFINED,
@@ -20,9 +18,6 @@ from .symbols import (
     is_macro,
     is_pseudo,
 )
-
-if TYPE_CHECKING:
-    from .assembler import Assembler
 
 LINES_PER_PAGE = 60
 XREF_COLUMNS = 8
@@ -39,11 +34,11 @@ def octal(value: int, digits: int) -> str:
 class ListingMixin:
     """Listing output for the Assembler (state lives on the assembler)."""
 
-    def _emit(self: "Assembler", text: str) -> None:
+    def _emit(self, text: str) -> None:
         if self.listing_on:
             self.listing.append(text)
 
-    def top_of_form(self: "Assembler", subtitle: str | None = None) -> None:
+    def top_of_form(self, subtitle: str | None = None) -> None:
         self.page_number += 1
         if not self.listing_on:
             return
@@ -59,17 +54,17 @@ class ListingMixin:
         self.listing.append("\n")
         self.page_line += 2
 
-    def page_break(self: "Assembler") -> None:
+    def page_break(self) -> None:
         if self.page_line >= LINES_PER_PAGE:
             self.top_of_form()
 
-    def line_text(self: "Assembler") -> str:
+    def line_text(self) -> str:
         """The current line as C's ``fputs`` would print it (up to its NUL)."""
         buffer = self.line
         end = buffer.find(0)
         return buffer[:end if end >= 0 else len(buffer)].decode("latin-1")
 
-    def print_line(self: "Assembler", loc: int, val: int, style: int) -> None:
+    def print_line(self, loc: int, val: int, style: int) -> None:
         if not self.listing_on:
             self.saved_errors.clear()
             return
@@ -103,7 +98,7 @@ class ListingMixin:
             out.append("      %s %s\n" % (octal(loc, 5), octal(val, 6)))
         self.print_error_notes()
 
-    def print_error_notes(self: "Assembler") -> None:
+    def print_error_notes(self) -> None:
         if self.listing_on:
             buffer = self.line
             for text, column in self.saved_errors:
@@ -119,12 +114,12 @@ class ListingMixin:
                 self.listing.append("".join(note))
         self.saved_errors.clear()
 
-    def list_current_line(self: "Assembler") -> None:
+    def list_current_line(self) -> None:
         """List the line just finished if nothing listed it yet."""
         if self.listing_on and not self.listed:
             self.print_line(0, 0, LINE)
 
-    def print_symbol_table(self: "Assembler") -> None:
+    def print_symbol_table(self) -> None:
         lines_left = 0
         for symbol in self.symtab.symbols():
             kind = symbol.kind
@@ -137,7 +132,7 @@ class ListingMixin:
             self._emit("%s%-6.6s %s\n" % (mark, symbol.name, octal(symbol.value, 6)))
             lines_left -= 1
 
-    def xref_slot(self: "Assembler", index: int) -> int:
+    def xref_slot(self, index: int) -> int:
         """Read macro1's cross-reference array, including just past its end.
 
         macro1 sizes the array from pass 1's reference counts; a symbol that
@@ -151,7 +146,7 @@ class ListingMixin:
         block = max(32, (4 * self.xref_size + 8 + 15) & ~15)
         return 0x1E1 if 4 * index == block - 8 else 0
 
-    def print_cross_reference(self: "Assembler") -> None:
+    def print_cross_reference(self) -> None:
         self.page_line = LINES_PER_PAGE
         count = 0
         for symbol in self.symtab.symbols():

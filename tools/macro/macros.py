@@ -10,16 +10,12 @@ a label defined inside an expansion gets its offset from there, as in macro1.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from . import messages
 from .messages import Fatal
 from .scanner import COMMA, IS_ALNUM, IS_BLANK, IS_DONE, IS_END, SPACE, TAB
 from .source import FULL_LINE
 from .symbols import DEFINED, MACRO, Symbol
-
-if TYPE_CHECKING:
-    from .assembler import Assembler
 
 MAX_MACRO_ARGS = 20
 MAX_MACRO_LENGTH = 8192
@@ -58,7 +54,7 @@ class MacroCall:
 class MacroMixin:
     """Macro definition and calls for the Assembler (state lives on the assembler)."""
 
-    def define_macro(self: "Assembler") -> None:
+    def define_macro(self) -> None:
         """``define name dummy,dummy`` ... ``terminate``: store the body lines."""
         line = self.line
         if self.nrepeats:
@@ -121,7 +117,7 @@ class MacroMixin:
         args += [Symbol(name, DEFINED, 0, -1) for name in names[1:]]
         self.macros[index] = MacroDefinition(args, bytes(body))
 
-    def invoke_macro(self: "Assembler", index: int) -> bool:
+    def invoke_macro(self, index: int) -> bool:
         """Evaluate the arguments now and start reading the body; False if there is none."""
         definition = self.macros.get(index)
         if definition is None or not definition.body or definition.body[0] == 0:

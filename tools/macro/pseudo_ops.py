@@ -8,8 +8,6 @@ values sharing a word; overbarred symbols become words at ``variables``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tools.papertape.format import JMP
 
 from . import charset
@@ -28,9 +26,6 @@ from .symbols import (
     OP_VARIABLES,
 )
 
-if TYPE_CHECKING:
-    from .assembler import Assembler
-
 ADDRESS_MASK = 0o7777
 MAX_CONSTANT_BLOCKS = 10
 MAX_LITERALS = 1000
@@ -40,7 +35,7 @@ TEXT_SURVIVOR = 8     #: bytes of the last line macro1 still has if the input en
 class PseudoOpMixin:
     """Pseudo-op handling for the Assembler (state lives on the assembler)."""
 
-    def pseudo_op(self: "Assembler", op: int) -> None:
+    def pseudo_op(self, op: int) -> None:
         line = self.line
         if op == OP_CONSTANTS:
             self.advance()
@@ -85,7 +80,7 @@ class PseudoOpMixin:
             if self.pass_number == 1:
                 self.symtab.clear()
 
-    def constants(self: "Assembler") -> None:
+    def constants(self) -> None:
         """Reserve (pass 1) or punch (pass 2) the literal pool.  Pass 1 reserves a
         word per literal *use*; pass 2 pools equal values and punches only the
         distinct ones, leaving the rest of the block unpunched."""
@@ -108,7 +103,7 @@ class PseudoOpMixin:
     # "constants" count: blocks 11 to 13 use the variables stored next to the
     # arrays.  Those cases are reproduced; later ones wreck the assembler itself.
 
-    def block_size(self: "Assembler", block: int) -> int:
+    def block_size(self, block: int) -> int:
         if block < MAX_CONSTANT_BLOCKS:
             return self.lit_count[block]
         if block in (10, 11):           # the two halves of the cross-reference table pointer
@@ -118,7 +113,7 @@ class PseudoOpMixin:
             return 0
         return self.lexstart            # block 13
 
-    def set_block_base(self: "Assembler", block: int, location: int) -> None:
+    def set_block_base(self, block: int, location: int) -> None:
         if block < MAX_CONSTANT_BLOCKS:
             self.lit_loc[block] = location
         elif block == 10:
@@ -130,7 +125,7 @@ class PseudoOpMixin:
         else:
             raise Fatal("more than 13 constants blocks: macro1 overwrites its pass number")
 
-    def literal(self: "Assembler", value: int) -> int:
+    def literal(self, value: int) -> int:
         """The address of a literal: in pass 1 only a count; in pass 2 a slot in
         the next constants block, shared with an equal earlier literal."""
         block = self.nconst
@@ -150,7 +145,7 @@ class PseudoOpMixin:
         literals.append(value)
         return self.lit_loc[block] + len(literals) - 1
 
-    def variables(self: "Assembler") -> None:
+    def variables(self) -> None:
         """Reserve a word for each overbarred symbol seen so far."""
         if self.pass_number == 2:
             self.print_line(self.clc, 0, LINE_LOC)
@@ -159,7 +154,7 @@ class PseudoOpMixin:
         if self.pass_number == 2:
             self.print_line(self.clc, 0, LINE_LOC)
 
-    def text(self: "Assembler") -> None:
+    def text(self) -> None:
         """``text /string/``: three FIO-DEC codes a word, shifts inserted, ending
         in lower case; the string may run over several lines."""
         line = self.line
@@ -189,7 +184,7 @@ class PseudoOpMixin:
             self.punch_word(self.clc, word)
             self.increment_clc()
 
-    def next_fiodec(self: "Assembler", case: int, delimiter: int) -> tuple[int, int]:
+    def next_fiodec(self, case: int, delimiter: int) -> tuple[int, int]:
         """The next code of a text string (-1 at its end) and the new case."""
         line = self.line
         if self.cc >= self.maxcc:

@@ -13,11 +13,6 @@ macro1's paths read there (the caret under an error, for one).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .assembler import Assembler
-
 BUFFER_SIZE = 256
 
 NUL, TAB, NL, CR, FF, SPACE = 0, 9, 10, 13, 12, 32
@@ -44,7 +39,7 @@ _NOT_ALPHA = bytes(c for c in range(256) if not IS_ALPHA[c])
 class ScannerMixin:
     """Cursor movement over ``self.line``; state lives on the assembler."""
 
-    def set_line(self: "Assembler", text: bytes) -> None:
+    def set_line(self, text: bytes) -> None:
         """Copy ``text`` and a NUL to the start of the buffer, like ``strcpy``."""
         end = len(text)
         if end + 1 > len(self.line):
@@ -52,12 +47,12 @@ class ScannerMixin:
         self.line[:end] = text
         self.line[end] = NUL
 
-    def current_text(self: "Assembler") -> bytes:
+    def current_text(self) -> bytes:
         """The line up to its NUL."""
         end = self.line.find(0)
         return bytes(self.line[:end])
 
-    def advance(self: "Assembler", operator: bool = False) -> None:
+    def advance(self, operator: bool = False) -> None:
         """Frame the next lexeme.  Spaces before it are skipped; when an operator
         may come next (``operator``), a run of spaces is itself one lexeme, the
         space operator."""
@@ -89,18 +84,18 @@ class ScannerMixin:
         self.lexterm = cc
         self.cc = cc
 
-    def is_lex_symbol(self: "Assembler") -> bool:
+    def is_lex_symbol(self) -> bool:
         """A lexeme is a symbol if it holds a letter anywhere."""
         return bool(self.line[self.lexstart:self.lexterm].translate(None, _NOT_ALPHA))
 
-    def lexeme_name(self: "Assembler", start: int, term: int) -> str:
+    def lexeme_name(self, start: int, term: int) -> str:
         """The symbol name of ``line[start:term]``: overbars dropped, six characters kept."""
         text = self.line[start:term]
         if 92 in text or 126 in text:
             text = text.replace(b"\\", b"").replace(b"~", b"")
         return text[:6].decode("latin-1")
 
-    def move_to_end_of_line(self: "Assembler") -> None:
+    def move_to_end_of_line(self) -> None:
         """Skip to the next tab or newline (the rest of the statement is abandoned)."""
         line = self.line
         cc = self.cc
