@@ -49,7 +49,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..machine.cycles import seconds
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import CoreBoard, KalahMachine, program_symbols
 from ..machine.simh import (
@@ -67,7 +66,6 @@ from ..machine.transcript import (
     Board,
     Complaint,
     Event,
-    GameOver,
     Move,
     NewGameOffer,
     Prompt,
@@ -78,6 +76,8 @@ from ..machine.transcript import (
 from ..reference.notation import format_record
 from ..reference.rules import SOUTH
 from .crosscheck import CrossChecker, CrossCheckMismatch
+from .front_end import AFTER_END, BEFORE_TITLE, BETWEEN_GAMES, DURING, Failure, FrontEnd, GameOutcome, Thought
+from .keyboard_loop import keyboard_loop, stopped_astray
 from .pacing import LOADER_START, MAX_THINK, Pacer, read_in, think_to_break
 from .restore import checker_from_record, restore_machine
 from .visitors import Visitor
@@ -89,108 +89,9 @@ WAIT_TICK = 0.5  # how often ``FrontEnd.waiting`` hears that the PDP-1 is still 
 KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key this soon after a look
 START_ADDRESS = 0o100  # where the program starts a game from the panel
 
-# When an emulator failed (``Failure.when``)
-DURING = "during the game"
-AFTER_END = "after the game ended"
-BEFORE_TITLE = "before the game began"
-BETWEEN_GAMES = "as the new game was asked for"
-
-
-@dataclass(frozen=True)
-class Failure:
-    """An emulator that failed: why (SIMH's first line), when, and the game's record at that moment."""
-
-    reason: str
-    when: str
-    record: str  # the moves so far, in notation ("" when none)
-
-    @property
-    def restored(self) -> bool:
-        """Whether the game goes on from where it was (else the next game starts on a fresh emulator)."""
-        return self.when == DURING
-
-    def notice(self) -> str:
-        """The one line a person watching is told (the kiosk logs its own)."""
-        if self.restored:
-            return f"[the PDP-1 failed: {self.reason}. Restarting it and restoring the game...]"
-        return f"[the PDP-1 failed {self.when}: {self.reason}. The next game starts on a fresh emulator]"
-
-
-@dataclass
-class Thought:
-    """One choice of the PDP-1's: described by the reference, measured between its breakpoints."""
-
-    move: int  # the move's number in the game, from 1
-    player: str  # as the typewriter names it: "pdp-1", "south" or "north"
-    depth: int
-    positions: int
-    instructions: int = 0
-    cycles: int = 0  # memory cycles, 5 us each
-    choice: str = ""  # "pit 3" or "swap", once typed
-    host_seconds: float = 0.0  # the wall time its stepping took (paced or not)
-
-    @property
-    def seconds(self) -> float:
-        """True 1960 seconds: the thinking's memory cycles at 5 us."""
-        return seconds(self.cycles)
-
-    @property
-    def counting_speed(self) -> float:
-        """Unpaced: how many times 1960 speed the cycles were counted at (below 1, a 1960 pace falls behind)."""
-        return self.seconds / self.host_seconds if self.host_seconds else 0.0
-
-
-@dataclass
-class GameOutcome:
-    """What one game produced."""
-
-    title: Title
-    record: list[int | str]
-    end: GameOver | None
-    moves_checked: int
-    choices_checked: int
-    transcript: str
-    restarts: int = 0
-    thoughts: list[Thought] = field(default_factory=list)
-
-    def record_text(self) -> str:
-        return format_record(self.record)
-
-    @classmethod
-    def of(cls, checker: CrossChecker, transcript: str, restarts: int = 0,
-           thoughts: list[Thought] | None = None) -> "GameOutcome":
-        """What the game ``checker`` followed produced, its end included once it was printed and checked."""
-        return cls(checker.title, list(checker.game.record), checker.end, checker.moves_checked,
-                   checker.choices_checked, transcript, restarts, list(thoughts or []))
-
-
-class FrontEnd:
-    """What a front end hears from the driver; every method does nothing until overridden."""
-
-    def echo(self, text: str) -> None:
-        """Typewriter output, a line (or a line's beginning) at a time, before that line's events."""
-
-    def event(self, event: Event, checker: CrossChecker) -> None:
-        """An event of the paper, already checked against the reference by ``checker``."""
-
-    def failed(self, failure: Failure) -> None:
-        """The emulator failed; ``failure.restored`` says whether the game is being put back."""
-
-    def restored(self) -> None:
-        """The game goes on on a fresh emulator, from the same position."""
-
-    def thinking(self, thought: Thought, sim: Simh) -> None:
-        """The PDP-1 starts a choice (stopped at ``think``; ``thought`` has no cycles yet)."""
-
-    def slice(self, sim: Simh, cycles: int) -> None:
-        """Between two slices of the thinking (the machine stopped): ``cycles`` counted so far."""
-
-    def thought(self, thought: Thought) -> None:
-        """The choice measured: its instructions and memory cycles."""
-
-    def waiting(self, silent: float) -> None:
-        """The PDP-1 has been silent ``silent`` seconds (thinking, when the thinking is not stepped)."""
-
+# what the driver tells a front end, importable from here as from its own module
+__all__ = ["AFTER_END", "BEFORE_TITLE", "BETWEEN_GAMES", "DURING", "Failure", "FrontEnd", "GameOutcome", "GameDriver",
+           "Thought", "play_games"]
 
 @dataclass
 class _MachineRun:
@@ -240,7 +141,7 @@ class GameDriver(Closing):
     def __post_init__(self) -> None:
         self._symbols = symbols = program_symbols()
         self._think, self._thx, self._shbd = symbols["think"], symbols["thx"], symbols["shbd"]
-        self._keyboard_loop = (symbols["gc1"], symbols["gc1"] + 1)  # getc's wait: szf i 1 / jmp gc1
+        self._keyboard_loop = keyboard_loop(symbols)
 
     # -- the machine ----------------------------------------------------------------------------
     @property
@@ -331,22 +232,9 @@ class GameDriver(Closing):
             if panel is None and finished:
                 self._type("\r")  # "type any key for a new game."
                 return
-            if sim.running:
-                try:
-                    sim.stop()
-                except BreakpointReached:  # it had stopped itself at one of the driver's (a game left midway)
-                    pass
-            self._set_speed(sim, waiting=False)
-            sim.discard_output()
-            sim.set_switches(self.panel.switches())
-            sim.set_test_word(self.panel.test_word())
-            if self.panel.brief:  # the brief form's stop where the board is left in core
-                sim.set_breakpoint(self._shbd)
-            else:
-                sim.clear_breakpoint(self._shbd)
-            self.machine.panel = self.panel
             self._run.asked = False
-            sim.go(START_ADDRESS)
+            self.machine.start_again(self.panel, START_ADDRESS, self._shbd,
+                                     while_stopped=lambda: self._set_speed(sim, waiting=False))
         except (SimhError, OSError) as failure:
             self._lost(failure, BETWEEN_GAMES)
             self.start()
@@ -577,17 +465,11 @@ class GameDriver(Closing):
                 return
             self.probe_started = time.monotonic()
             try:
-                try:
-                    pc = sim.stop()
-                except BreakpointReached as reached:  # a breakpoint here would be the program gone astray
-                    pc = reached.pc
+                self.probe_problem = stopped_astray(sim, self._keyboard_loop)
             finally:
                 self.probe_started = None
-            if pc not in self._keyboard_loop:
-                self.probe_problem = (f"the PDP-1 should wait for a key but its PC is {pc:o}" if pc is not None
-                                      else "the PDP-1 should wait for a key but stopped elsewhere")
+            if self.probe_problem:
                 raise SimhError(self.probe_problem, sim.tail())
-            self.probe_problem = None
             try:
                 self._set_speed(sim, waiting=True)
                 if look is not None:

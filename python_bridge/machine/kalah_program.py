@@ -15,6 +15,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from tools.papertape import parse_tape
 
@@ -22,7 +23,7 @@ from ..reference.notation import NotationError, format_position, parse_position
 from ..reference.rules import ENDED, NORTH, SOUTH, Position
 from ..reference.search import SearchResult
 from .front_panel import PanelSettings
-from .simh import FULL_SPEED, PERIOD_RATE, Closing, MachineConfig, Simh, SimhError, SimhTimeout
+from .simh import FULL_SPEED, PERIOD_RATE, BreakpointReached, Closing, MachineConfig, Simh, SimhError, SimhTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / "pdp1_src"
@@ -259,6 +260,30 @@ class KalahMachine(Closing):
         self.sim.set_test_word(panel.test_word())
         self.sim.cont()
         self.panel = panel
+
+    def start_again(self, panel: PanelSettings, start: int, brief_stop: int,
+                    while_stopped: Callable[[], None] | None = None) -> None:
+        """The program started again at ``start`` with ``panel`` set, from wherever it is (running, or
+        stopped at a breakpoint): what it typed meanwhile is discarded, and the brief form's stop at
+        ``brief_stop`` (where the board is left in core) set or cleared as the panel says;
+        ``while_stopped`` runs once the machine is stopped (SIMH commands, such as its speed)."""
+        sim = self.sim
+        if sim.running:
+            try:
+                sim.stop()
+            except BreakpointReached:  # it had stopped itself at a breakpoint (a game left midway)
+                pass
+        if while_stopped is not None:
+            while_stopped()
+        sim.discard_output()
+        sim.set_switches(panel.switches())
+        sim.set_test_word(panel.test_word())
+        if panel.brief:
+            sim.set_breakpoint(brief_stop)
+        else:
+            sim.clear_breakpoint(brief_stop)
+        self.panel = panel
+        sim.go(start)
 
 
 _LINE = re.compile(r"([^\r\n]*)\r\n")
