@@ -3,7 +3,7 @@
 Read from the source with ``ast``: one ``SavedGame`` (the one game-record format, ``driver.game_records``),
 one tape punch (``tools.papertape.punch``), one record writer (only ``SavedGame.text`` writes a record's
 ``record:`` and ``result:`` lines), one test of a terminal (``driver.keyboard``), one long-run warning
-(``commands.progress.announce``).
+(``commands.progress.announce``), one atomic write (``tools.atomic_file``).
 """
 
 from __future__ import annotations
@@ -68,3 +68,11 @@ def test_one_test_of_a_terminal() -> None:
 def test_one_long_run_warning() -> None:
     notes = {w.split(":")[0] for w in _strings_starting("note: ") if w.startswith("python_bridge/")}
     assert notes == {"python_bridge/commands/progress.py"}, notes
+
+
+def test_one_atomic_write() -> None:
+    renames = [w for where, tree in TREES.items() for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace"
+               and isinstance(node.func.value, ast.Name) and node.func.value.id == "os"
+               for w in [where]]
+    assert renames == ["tools/atomic_file.py"], renames

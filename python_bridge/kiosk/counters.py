@@ -12,10 +12,11 @@ memory and health says so.
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tools.atomic_file import write_atomically
 
 FORMAT = 1
 
@@ -72,11 +73,5 @@ def load_counters(path: Path, stats: KioskStats) -> None:
 
 def save_counters(path: Path, stats: KioskStats) -> None:
     """Write the totals now (raises OSError when ``state_dir`` is unusable)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as out:
-        json.dump({"format": FORMAT, **stats.counts(),
-                   "total_uptime_seconds": round(stats.total_uptime_seconds, 1)}, out)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
+    write_atomically(path, json.dumps({"format": FORMAT, **stats.counts(),
+                                       "total_uptime_seconds": round(stats.total_uptime_seconds, 1)}))

@@ -11,8 +11,9 @@ the previous save, never half a file.  A saved game an older version left as JSO
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
+
+from tools.atomic_file import write_atomically
 
 from ..driver.game_records import RecordError, SavedGame, read_game_record
 from ..machine.transcript import Title
@@ -58,13 +59,7 @@ class GameStore:
         self.legacy = path.with_suffix(".json")
 
     def save(self, game: SavedGame) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as out:
-            out.write(game.text())
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self.path)
+        write_atomically(self.path, game.text())
 
     def load(self) -> SavedGame | None:
         """The saved game, or None when there is none; an unreadable file raises ValueError."""

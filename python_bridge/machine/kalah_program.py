@@ -10,13 +10,13 @@ typed key is lost to SIMH's input flush.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from tools.atomic_file import write_atomically
 from tools.papertape import parse_tape
 
 from ..reference.notation import NotationError, format_position, parse_position
@@ -153,9 +153,7 @@ def ensure_tape(build_dir: Path = BUILD_DIR, source_dir: Path = SOURCE_DIR, *,
 def _replace(path: Path, data: bytes) -> None:
     """Write ``path`` whole or not at all: processes that punch the tape at once (the test run's
     workers, a kiosk starting) never read one half written."""
-    part = path.with_name(f".{path.name}.{os.getpid()}")
-    part.write_bytes(data)
-    os.replace(part, path)
+    write_atomically(path, data)
 
 
 def ensure_tapes() -> list[Path]:
