@@ -3,12 +3,14 @@
 Read from the source with ``ast``: one ``SavedGame`` (the one game-record format, ``driver.game_records``),
 one tape punch (``tools.papertape.punch``), one record writer (only ``SavedGame.text`` writes a record's
 ``record:`` and ``result:`` lines), one test of a terminal (``driver.keyboard``), one long-run warning
-(``commands.progress.announce``), one atomic write (``tools.atomic_file``).
+(``commands.progress.announce``), one atomic write (``tools.atomic_file``), one typewriter rate
+(``machine.simh_process.TYPEWRITER_CHARACTERS_PER_SECOND``).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,3 +78,18 @@ def test_one_atomic_write() -> None:
                and isinstance(node.func.value, ast.Name) and node.func.value.id == "os"
                for w in [where]]
     assert renames == ["tools/atomic_file.py"], renames
+
+
+def test_one_typewriter_rate() -> None:
+    """The figure is written once; every help line and caption that says it formats the constant."""
+    literal = []
+    for where, tree in TREES.items():
+        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}  # prose may say it
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                    and re.search(r"\b10 characters a second", node.value)):
+                literal.append(f"{where}:{node.lineno}")
+    assert literal == [], f"the typewriter's rate typed as text: {literal}"
+    rates = [where for where, tree in TREES.items() for node in ast.walk(tree) if isinstance(node, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == "TYPEWRITER_CHARACTERS_PER_SECOND" for t in node.targets)]
+    assert rates == ["python_bridge/machine/simh_process.py"]

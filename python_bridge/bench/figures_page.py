@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..machine.kalah_program import SOURCE_FILES
+from ..machine.simh import TYPEWRITER_CHARACTERS_PER_SECOND
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "figures.md"
@@ -116,8 +117,9 @@ SECTIONS = (
              "the value looking 1, 2, ... plies ahead, for five minutes here, every depth checked against the "
              "reference.", "--deepen", "99", "--minutes", "5", long=True) for n in (4, 5, 6)),
     Section("kiosk", "The kiosk: a visitor's waits",
-            "The kiosk server at its shipped settings (kiosk.sample.toml: 1960 thinking, the typewriter at 10 "
-            "characters a second, the brief form) and in fast mode, played in Debian's Chromium by random "
+            "The kiosk server at its shipped settings (kiosk.sample.toml: 1960 thinking, the typewriter at "
+            f"{TYPEWRITER_CHARACTERS_PER_SECOND} characters a second, the brief form) and in fast mode, "
+            "played in Debian's Chromium by random "
             "touches at the shipped default strength, with a process spinning one core beside it: "
             "wall seconds from a touch to the next question after each PDP-1 reply, each game's minutes, and "
             "the emulator's share of a core while it waits for a touch.",

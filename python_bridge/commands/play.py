@@ -7,7 +7,9 @@ import argparse
 import sys
 
 from ..demo.run import run_show
+from ..machine.cycles import CYCLES_PER_SECOND
 from ..machine.front_panel import PanelSettings
+from ..machine.simh import TYPEWRITER_CHARACTERS_PER_SECOND
 from ..play.terminal import RECORDS, play_at_terminal
 from .validators import (
     UsageError,
@@ -41,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
                       level_help="plies the PDP-1 searches; 0: the default level, within 10 s of 1960 thinking")
     add_first(parser, "visitor", "visitor (you, the default) or pdp-1")
     parser.add_argument("--authentic", action="store_true",
-                        help="1960 speed: 200,000 memory cycles a second, the typewriter at 10 characters a second "
+                        help=f"1960 speed: {CYCLES_PER_SECOND:,} memory cycles a second, the typewriter at "
+                             f"{TYPEWRITER_CHARACTERS_PER_SECOND} characters a second "
                              "(the demonstration's paced show, with you at the typewriter)")
     add_brief(parser)
     add_records(parser, RECORDS, "game records")

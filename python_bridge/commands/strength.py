@@ -8,7 +8,7 @@ import sys
 
 from tools.cli_args import BoundedInt, shown
 
-from ..bench.strength import OPPONENTS, OpenSpielMissing, RulesDiverged, run
+from ..bench.strength import OPPONENTS, OpenSpielMissing, RulesDiverged, require_open_spiel, run
 from .validators import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -75,6 +75,7 @@ def main(argv: list[str]) -> int:
         total = args.games * len(args.opponents)
         jobs = resolve_jobs(args.jobs, total)
         seconds = sum(SECONDS_A_GAME[name] for name in args.opponents) * args.games / jobs
+        require_open_spiel()  # refused before a run is announced that cannot start
         warn_if_long(total, total / seconds, "games", "at the seconds a game measured against each opponent")
         try:
             run(args.opponents, args.games, args.seed, jobs)

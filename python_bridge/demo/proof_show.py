@@ -34,7 +34,7 @@ from ..checking.proof import Progress, ProofMachine, ProofRun, clock_text
 from ..driver.keyboard import is_terminal
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import ANALYSIS, GAME, ROOT, ensure_tape
-from ..machine.simh import SimhError
+from ..machine.simh import TYPEWRITER_CHARACTERS_PER_SECOND, SimhError
 from ..reference.notation import format_position
 from ..reference.rules import STANDARD, Variants, start_position
 from .run import panel_lines
@@ -158,7 +158,7 @@ def run_proof_show(out: TextIO | None = None, *, fast: bool = False, variants: V
     show.note("KALAH ON THE PDP-1 -- McCarthy's result, re-enacted")
     show.note("Pace: " + ("full speed (--fast), memory cycles not counted" if fast else
                           "the proofs at 1960 speed (every memory cycle counted, 5 us each), "
-                          "the typewriter at 10 characters a second"))
+                          f"the typewriter at {TYPEWRITER_CHARACTERS_PER_SECOND} characters a second"))
     show.note(f"Rules: {variants.describe()}.")
     show.note("")
     for paragraph in STORY:

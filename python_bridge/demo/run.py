@@ -41,7 +41,7 @@ from ..machine.front_panel import (
     describe_test_word,
 )
 from ..machine.kalah_program import ROOT, ensure_tape
-from ..machine.simh import SimhError
+from ..machine.simh import TYPEWRITER_CHARACTERS_PER_SECOND, SimhError
 from .captions import CaptionScript
 from .paper import paper_svg, svg_text
 from .show import DemoVisitor, Presenter, Show, Style, Thought, VisitorQuit, format_seconds
@@ -157,7 +157,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
                           working=sys.stderr if visitor and is_terminal(sys.stderr) else None)
     speed = ("full speed (--fast)" if fast else
              f"1960 speed: the PDP-1 at {CYCLES_PER_SECOND:,} memory cycles a second (5 us each), "
-             "the typewriter at 10 characters a second")
+             f"the typewriter at {TYPEWRITER_CHARACTERS_PER_SECOND} characters a second")
     stamp = time_stamp()
     began = pacer.clock()
 

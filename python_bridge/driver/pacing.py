@@ -31,9 +31,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..machine.cycles import CYCLES_PER_SECOND, HISTORY_MAX, CycleCounter
-from ..machine.simh import NEVER, PERIOD_RATE, BreakpointReached, Simh, SimhError
+from ..machine.simh import NEVER, PERIOD_RATE, TYPEWRITER_CHARACTERS_PER_SECOND, BreakpointReached, Simh, SimhError
 
-TYPEWRITER_RATE = 10  # characters a second: the Soroban console typewriter
 READER_FRAMES_PER_SECOND = 400  # the PDP-1's photoelectric reader (type 760)
 READ_IN_SLICE = PERIOD_RATE // 10  # time units stepped between two looks at the reader: 0.1 s
 FAST_READ_IN_SLICE = 2_000_000  # the same unpaced: fewer round trips
@@ -69,7 +68,7 @@ class Pacer:
     @classmethod
     def at_1960_speed(cls, **kwargs) -> "Pacer":
         """The PDP-1 at 200,000 memory cycles a second, its typewriter at 10 characters a second."""
-        return cls(CYCLES_PER_SECOND, TYPEWRITER_RATE, True, **kwargs)
+        return cls(CYCLES_PER_SECOND, TYPEWRITER_CHARACTERS_PER_SECOND, True, **kwargs)
 
     @property
     def paced(self) -> bool:

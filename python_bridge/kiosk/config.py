@@ -16,6 +16,7 @@ from tools.user_files import UserFileError, name_problem, read_user_text
 
 from ..machine.cycles import CYCLES_PER_SECOND
 from ..machine.front_panel import PanelSettings
+from ..machine.simh import TYPEWRITER_CHARACTERS_PER_SECOND
 from ..reference.rules import Variants
 
 VARIANT_NAMES = {
@@ -26,7 +27,7 @@ VARIANT_NAMES = {
 }
 FIRST_CHOICES = ("visitor", "pdp-1", "alternate")
 SPEEDS = ("authentic", "fast")
-AUTHENTIC_CHARACTERS_PER_SECOND = 10.0  # the Flexowriter
+AUTHENTIC_CHARACTERS_PER_SECOND = float(TYPEWRITER_CHARACTERS_PER_SECOND)  # the console typewriter
 # the visitor's choices: a game size (pits, seeds) and the PDP-1's strength (its level: 0 = the default level)
 GAME_CHOICES = {"quick": (4, 3), "classic": (6, 4)}
 STRENGTH_CHOICES = {"gentle": 1, "fair": 4, "full": 0}  # gentle: one ply, a game a child can win

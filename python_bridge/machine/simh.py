@@ -61,6 +61,7 @@ from .simh_process import (
     PERIOD_RATE,
     PROMPT,
     QUIET_SPEED,
+    TYPEWRITER_CHARACTERS_PER_SECOND,
     Closing,
     MachineConfig,
     live_simulators,
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AssemblyFailed", "BreakpointReached", "Closing", "FULL_SPEED", "IDLE_SPEED", "IoWaitStopped",
            "MachineConfig", "MachineHalted", "MachineStopped", "NEVER", "PDP1_BINARY", "PERIOD_RATE", "PROMPT",
+           "TYPEWRITER_CHARACTERS_PER_SECOND",
            "QUIET_SPEED",
            "STOP_MESSAGE_GRACE", "Simh", "SimhDied", "SimhError", "SimhNotFound", "SimhTimeout", "TAIL_CHARS",
            "UndefinedInstruction", "UntypableKeys", "live_simulators", "untypable"]

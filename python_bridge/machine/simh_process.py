@@ -27,6 +27,9 @@ PROMPT = "sim> "
 # time is set in them: the tape reader's frames, the typewriter's characters (a tto time of 20,000 at
 # this rate is the real 10 characters a second)
 PERIOD_RATE = 200_000
+# The console typewriter's speed: the one figure every pace, caption and help line names (the PDP-1's
+# Soroban-modified IBM typewriter types 10 characters a second)
+TYPEWRITER_CHARACTERS_PER_SECOND = 10
 
 
 @dataclass(frozen=True)
