@@ -10,11 +10,11 @@ MODE    ?= play
 comma   := ,
 .DEFAULT_GOAL := help
 # The two tapes, each a whole program for the 4,096-word PDP-1, each one source in several files
-# assembled together in this order (the first names the tape): the game, and the analysis (the proof).
-KALAH_SRC := pdp1_src/kalah.mac pdp1_src/panel.mac pdp1_src/rules.mac pdp1_src/search.mac \
-             pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/core.mac
-PROVE_SRC := pdp1_src/prove.mac pdp1_src/panel.mac pdp1_src/rules.mac pdp1_src/proof.mac \
-             pdp1_src/diag.mac pdp1_src/typewr.mac pdp1_src/pcore.mac
+# assembled together in order (the first names the tape): the game, and the analysis (the proof).
+# The lists are python_bridge/machine/tapes.py's, the ones the Python code builds from (standard
+# library only: it answers before the virtual environment exists).
+KALAH_SRC := $(shell python3 python_bridge/machine/tapes.py kalah)
+PROVE_SRC := $(shell python3 python_bridge/machine/tapes.py prove)
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
 .PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean

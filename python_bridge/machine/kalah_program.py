@@ -24,16 +24,17 @@ from ..reference.rules import ENDED, NORTH, SOUTH, Position
 from ..reference.search import SearchResult
 from .front_panel import PanelSettings
 from .simh import FULL_SPEED, PERIOD_RATE, BreakpointReached, Closing, MachineConfig, Simh, SimhError, SimhTimeout
+from .tapes import SOURCE_FOLDER, TAPES
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE_DIR = ROOT / "pdp1_src"
+SOURCE_DIR = ROOT / SOURCE_FOLDER
 BUILD_DIR = ROOT / "build"
 
 
 @dataclass(frozen=True)
 class Program:
     """One whole program on a tape of its own, for the 4,096-word machine: its sources in assembly
-    order (the Makefile lists the same; the first names the tape) and what it answers.
+    order (``tapes.TAPES``, which the Makefile reads too; the first names the tape) and what it answers.
 
     The game and the analysis share the panel, rules, diagnostic and typewriter sources; each is
     read in alone, as separate programs were punched on tapes of their own.
@@ -55,12 +56,8 @@ class Program:
         return [source_dir / name for name in self.files]
 
 
-# The game: play, the diagnostic commands p, m and b, think.
-GAME = Program("kalah", ("kalah.mac", "panel.mac", "rules.mac", "search.mac", "diag.mac", "typewr.mac",
-                         "core.mac"), "b")
-# The analysis: the proof (prove) and the diagnostic commands p, m, w and d.
-ANALYSIS = Program("prove", ("prove.mac", "panel.mac", "rules.mac", "proof.mac", "diag.mac", "typewr.mac",
-                             "pcore.mac"), "wd")
+GAME = Program("kalah", *TAPES["kalah"])  # the game: play, the diagnostic commands p, m and b, think
+ANALYSIS = Program("prove", *TAPES["prove"])  # the analysis: the proof, the diagnostic commands p, m, w and d
 PROGRAMS = (GAME, ANALYSIS)
 SOURCE_FILES = GAME.files
 TAPE = GAME.tape

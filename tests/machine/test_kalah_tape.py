@@ -47,13 +47,6 @@ def test_tools_macro_and_macro1_punch_the_same_tape(tmp_path: Path, tape: Progra
     assert program.listing == listing
 
 
-def test_the_makefile_assembles_each_tape_from_the_same_files() -> None:
-    makefile = (ROOT / "Makefile").read_text().replace("\\\n", " ")
-    for tape in PROGRAMS:
-        listed = re.search(rf"^{tape.name.upper()}_SRC\s*:=(.*)$", makefile, re.M)
-        assert listed and listed.group(1).split() == [f"pdp1_src/{name}" for name in tape.files], tape.name
-
-
 @each_tape
 def test_the_program_fits_below_the_read_in_loader(tape: Program) -> None:
     program = _python_program(tape)
