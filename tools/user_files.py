@@ -77,10 +77,10 @@ def read_user_file(path: str | os.PathLike[str], limit: int = MAX_USER_FILE, wha
 
 def read_user_text(path: str | os.PathLike[str], limit: int = MAX_USER_FILE, what: str = "file") -> str:
     """``read_user_file`` as UTF-8 text; text that is not UTF-8 is a UserFileError too.  A byte-order mark
-    at the start (Windows editors write one) is dropped: it says only that the text is UTF-8."""
+    is kept: what it means is the reader's (a game record ignores it; a TOML configuration is refused)."""
     data = read_user_file(path, limit, what)
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8")
     except UnicodeDecodeError as bad:
         raise UserFileError(f"the {what} {_shown(os.fspath(path))} is not UTF-8 text "
                             f"(byte {bad.start + 1:,} is {data[bad.start]:#04x})") from None

@@ -46,8 +46,8 @@ REPLY_TARGET = {"authentic": 15.0, "fast": 1.5}  # wall seconds, 95 % of PDP-1 r
 GAME_TARGET = {"quick": 180.0, "classic": 360.0}  # wall seconds a game at authentic speed
 IDLE_TARGET = 10.0  # per cent of one core while waiting for a touch
 
-PROMPTS = "(paper.text.match(/your move/g) || []).length"
-PDP1_MOVES = "(paper.text.match(/pdp-1 (plays|swaps)/g) || []).length"
+PROMPTS = "(kiosk.paper.text.match(/your move/g) || []).length"
+PDP1_MOVES = "(kiosk.paper.text.match(/pdp-1 (plays|swaps)/g) || []).length"
 
 
 @dataclass
@@ -130,8 +130,8 @@ def _play(page, figures: GameFigures, strength: str, rng: random.Random, pdp1_pi
         else:
             figures.own_turns.append(wait)
         if os.environ.get("BENCH_KIOSK_TRACE"):
-            print(f"    wait {wait:5.1f} s; the paper's last lines: {page.evaluate('paper.text').splitlines()[-4:]}",
-                  flush=True)
+            last_lines = page.evaluate("kiosk.paper.text").splitlines()[-4:]
+            print(f"    wait {wait:5.1f} s; the paper's last lines: {last_lines}", flush=True)
     figures.seconds = time.monotonic() - (began or time.monotonic())
 
 

@@ -21,6 +21,11 @@ says which question it answers.
   It increases (never decreases while the server runs) every time the PDP-1
   asks for a move (the visitor's or the demonstration player's) and every time
   a new game starts; a page answers the ``turn`` of the last ``state`` it drew.
+  The sowing comes with it, worked out by the reference (``rules.sowing_indices``), never on the
+  page: ``last.path`` is the cells the last move's seeds fell into, in order, and ``board.paths``
+  maps each pit the visitor may play (``"1"``..) to its cells, for the sowing shown at the touch.
+  A cell is ``["bottom", col]``, ``["top", col]`` (col 0 at the page's left), ``["bottom-store", 0]``
+  or ``["top-store", 0]``.
 * ``paper`` (``game``, ``at``, ``text``, ``reset``), ``lights``: the
   typewriter and the console lights.
 * ``control`` (``control``: bool): this connection's part changed (the

@@ -7,7 +7,10 @@ left, the stores at the ends), whose turn it is, the pits that may be
 touched, the last move and the result.  A reconnecting page gets the same
 dict and so shows the game as it was.  The last move carries its parts
 (player, pit, seeds captured, extra turn, and its number in the game's record) so that the page words it in the
-visitor's language and shows the sowing, the capture and the extra turn.
+visitor's language and shows the sowing, the capture and the extra turn.  The sowing itself is the
+reference's (``rules.sowing_indices``), sent as the page's cells: the last move's ``path``, and
+the board's ``paths`` for each pit the visitor may touch (the page sows a touched pit at once, before
+the PDP-1 confirms); the page holds no copy of the rules.
 Everything is sent as numbers and identifiers (``winner``: ``"pdp-1"``,
 ``"visitor"`` or ``null``), never as English: the page has the words.
 """
@@ -16,14 +19,30 @@ from __future__ import annotations
 
 from ..driver.crosscheck import CrossChecker
 from ..machine.transcript import GameOver, Move, Swap
-from ..reference.rules import other, pit_index, store_index
+from ..reference.game import Game
+from ..reference.rules import SOUTH, Position, other, pit_index, sowing_indices, start_position, store_index
+
+
+def page_cell(m: int, bottom: str, index: int) -> list:
+    """A board index as the page's cell: ``["bottom", col]``, ``["top", col]`` (col 0 at the left),
+    ``["bottom-store", 0]`` or ``["top-store", 0]``."""
+    side = SOUTH if index <= m else other(SOUTH)
+    if index == store_index(m, side):
+        return ["bottom-store" if side == bottom else "top-store", 0]
+    pit = index + 1 if side == SOUTH else index - m
+    return ["bottom", pit - 1] if side == bottom else ["top", m - pit]
+
+
+def sowing_path(position: Position, pit: int, bottom: str) -> list[list]:
+    """The cells the seeds of the side to move's ``pit`` fall into, in order, as the page draws them."""
+    return [page_cell(position.pits, bottom, index) for index in sowing_indices(position, pit)]
 
 
 def board_view(checker: CrossChecker | None) -> dict:
     """The board for the page; empty before the PDP-1 has typed its title."""
     if checker is None:
         return {"pits": 0, "top": [], "bottom": [], "top_store": 0, "bottom_store": 0, "to_move": None,
-                "settings": None}
+                "settings": None, "paths": {}}
     pos = checker.game.position
     m = pos.pits
     bottom = checker.bottom_side
@@ -37,6 +56,8 @@ def board_view(checker: CrossChecker | None) -> dict:
         "bottom_store": pos.board[store_index(m, bottom)],
         "to_move": None if pos.over else ("bottom" if pos.to_move == bottom else "top"),
         "settings": {"pits": t.pits, "seeds": t.seeds, "level": t.level, "rules": t.variants.describe()},
+        # the visitor's pits' sowings, should one be touched (keys: the pit numbers, as JSON keys are text)
+        "paths": {str(k): sowing_path(pos, k, bottom) for k in pos.legal_pits()} if pos.to_move == bottom else {},
     }
 
 
@@ -45,12 +66,16 @@ def last_move_view(event: Move | Swap, checker: CrossChecker) -> dict:
     pdp1 = event.player == "pdp-1"
     if isinstance(event, Swap):
         return {"row": None, "col": None, "player": event.player, "swap": True,
-                "pit": None, "captured": 0, "extra_turn": False, "number": len(checker.game.record)}
-    m = checker.game.position.pits
+                "pit": None, "captured": 0, "extra_turn": False, "number": len(checker.game.record), "path": []}
+    game = checker.game
+    m = game.position.pits
+    title = checker.title
+    before = Game.replay(start_position(title.pits, title.seeds), title.variants, game.record[:-1]).position
     # the PDP-1 sits on top, its pit k drawn in column m-k; the visitor's pit k in column k-1
     return {"row": "top" if pdp1 else "bottom", "col": m - event.pit if pdp1 else event.pit - 1,
             "player": event.player, "swap": False, "pit": event.pit, "captured": event.captured,
-            "extra_turn": bool(event.extra_turn), "number": len(checker.game.record)}
+            "extra_turn": bool(event.extra_turn), "number": len(game.record),
+            "path": sowing_path(before, event.pit, checker.bottom_side)}
 
 
 def result_view(end: GameOver) -> dict:

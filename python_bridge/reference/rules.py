@@ -188,6 +188,28 @@ def play(position: Position, pit: int, variants: Variants = STANDARD) -> MoveRes
     )
 
 
+def sowing_indices(position: Position, pit: int) -> list[int]:
+    """The board indices the seeds of the side to move's ``pit`` fall into, one a seed, in order: what a
+    page shows being sown.  The order is ``play``'s (counter-clockwise, the opponent's store skipped, the
+    emptied pit itself fed on every full lap); tests/reference/test_rules.py checks the two agree on every
+    legal move of sampled positions.  ``play`` keeps its own loop: it is the search's inner loop."""
+    m = position.pits
+    mover = position.to_move
+    if mover == ENDED:
+        raise RulesError("the game is over")
+    if not 1 <= pit <= m:
+        raise RulesError(f"pit {pit} is out of range 1..{m}")
+    index = pit_index(m, mover, pit)
+    seeds = position.board[index]
+    skip = store_index(m, other(mover))
+    path: list[int] = []
+    while len(path) < seeds:
+        index = (index + 1) % (2 * m + 2)
+        if index != skip:
+            path.append(index)
+    return path
+
+
 def _settle_end(board: list[int], m: int, next_side: str, variants: Variants) -> tuple[list[int], bool]:
     """Apply the end-of-game rule; return the board (swept if the game ended) and whether it ended.
 

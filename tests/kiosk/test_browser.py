@@ -36,7 +36,7 @@ from tests.kiosk.kiosk_support import ROOT, KioskServer, write_config
 pytestmark = pytest.mark.simh
 
 SHOTS = ROOT / "artifacts" / "kiosk"
-PLAYED = "(paper.text.match(/you play/g) || []).length"  # the page's whole sheet (it draws the last lines)
+PLAYED = "(kiosk.paper.text.match(/you play/g) || []).length"  # the page's whole sheet (it draws the last lines)
 EN = catalogue("en")
 
 
@@ -101,8 +101,8 @@ def _double_tap_then_touch_while_thinking(page, screen: Screen, box: dict, name:
     at the "fair" level.  Returns the pit played."""
     played = page.evaluate(PLAYED)
     # a pit whose last seed falls short of the store (an extra turn would skip the PDP-1's thinking)
-    pit = page.evaluate("""() => { const m = state.board.bottom.length;
-        return state.legal.find((p) => state.board.bottom[p - 1] % (2 * m + 1) !== m - p + 1); }""")
+    pit = page.evaluate("""() => { const s = kiosk.state, m = s.board.bottom.length;
+        return s.legal.find((p) => s.board.bottom[p - 1] % (2 * m + 1) !== m - p + 1); }""")
     box_of_pit = page.locator(f'#bottom-row .pit.legal[data-pit="{pit}"]').bounding_box()
     x, y = box_of_pit["x"] + box_of_pit["width"] / 2, box_of_pit["y"] + box_of_pit["height"] / 2
     touched = time.monotonic()
@@ -110,7 +110,7 @@ def _double_tap_then_touch_while_thinking(page, screen: Screen, box: dict, name:
     page.touchscreen.tap(x, y)
     page.wait_for_selector('body[data-phase="thinking"]')
     # the console counts the thinking's 1960 seconds as its lights come
-    page.wait_for_function("lights !== null && lights.phase === 'thinking' && lights.seconds > 0")
+    page.wait_for_function("kiosk.lights !== null && kiosk.lights.phase === 'thinking' && kiosk.lights.seconds > 0")
     assert page.inner_text("#console-status").startswith(EN["console.thinking"].split("{")[0])
     assert page.locator("#console .lamp.on").count() > 0
     _shot(page, f"{name}-sowing-and-thinking")
@@ -151,7 +151,7 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         page.wait_for_selector("#console .lamp.on")
         assert page.evaluate("document.documentElement.lang") == "en"
         # the typewriter is heard from the start (Chromium's --autoplay-policy=no-user-gesture-required)
-        page.wait_for_function("sound.enabled && sound.ctx !== null && sound.ctx.state === 'running'")
+        page.wait_for_function("kiosk.sound.enabled && kiosk.sound.ctx !== null && kiosk.sound.ctx.state === 'running'")
         assert_layout(page, screen, "attract")
         box = board_box(page)
         _shot(page, f"{screen.name}-01-attract")
@@ -212,9 +212,9 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         assert empty_hint, "no empty pit of the visitor's was ever touched"
         page.wait_for_selector('[data-action="new-game"]', state="visible")
         page.wait_for_selector('body:not([data-sowing="yes"])')  # the last moves sown, the board as it ended
-        assert page.evaluate("JSON.stringify(shown) === JSON.stringify({top: state.board.top,"
-                             " bottom: state.board.bottom,"
-                             " top_store: state.board.top_store, bottom_store: state.board.bottom_store})")
+        assert page.evaluate("JSON.stringify(kiosk.shown) === JSON.stringify({top: kiosk.state.board.top,"
+                             " bottom: kiosk.state.board.bottom,"
+                             " top_store: kiosk.state.board.top_store, bottom_store: kiosk.state.board.bottom_store})")
         assert re.search(r"win|draw", page.inner_text("#status"), re.I)
         assert re.search(r"PDP-1 \d+, you \d+", page.inner_text("#detail"))
         assert "game over." in page.inner_text("#paper")
@@ -262,7 +262,7 @@ def test_the_swap_explained_a_reload_and_a_killed_pdp1(browser_page, tmp_path, k
         page.locator('[data-action="close-rules"]').tap()
         _your_move(page)
 
-        assert page.evaluate("!sound.enabled && sound.ctx === null")  # muted in the configuration
+        assert page.evaluate("!kiosk.sound.enabled && kiosk.sound.ctx === null")  # muted in the configuration
         # the PDP-1 opened: swap is offered, and explained where it is offered
         page.wait_for_selector('[data-action="swap"]', state="visible")
         assert page.inner_text("#swap-explain") == EN["swap.explain"]

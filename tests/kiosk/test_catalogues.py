@@ -1,7 +1,7 @@
 """The kiosk page's four message catalogues (python_bridge/kiosk/static/i18n/): each complete.
 
-Every key the page uses -- named in index.html (data-i18n), in kiosk.js (t("...")), or built in
-kiosk.js from the phases, players and choices the server sends -- must be in every catalogue, and no
+Every key the page uses -- named in index.html (data-i18n), in its modules (static/js/*.js: t("...")), or
+built there from the phases, players and choices the server sends -- must be in every catalogue, and no
 catalogue may hold a key the others lack.  A missing key fails here, before any visitor sees
 "[key]" on the screen.
 """
@@ -27,18 +27,18 @@ def _catalogue(language: str) -> dict[str, str]:
 
 def keys_the_page_uses() -> set[str]:
     html = (STATIC / "index.html").read_text(encoding="utf-8")
-    js = (STATIC / "kiosk.js").read_text(encoding="utf-8")
-    # every dotted lower-case string in kiosk.js is a message key: t("..."), hint("..."), ...
+    js = "\n".join(path.read_text(encoding="utf-8") for path in sorted((STATIC / "js").glob("*.js")))
+    # every dotted lower-case string in the page's modules is a message key: t("..."), hint("..."), ...
     used = set(re.findall(r'data-i18n="([^"]+)"', html)) | set(re.findall(r'"([a-z][a-z_0-9]*(?:\.[a-z_0-9]+)+)"', js))
     used |= {f"status.{p}" for p in PHASES} | {f"move.{w}" for w in WHO} | {f"move.swap.{w}" for w in WHO}
     used |= {f"{kind}.{w}" for kind in ("side", "result", "result.score") for w in WHO if w != "pdp1"}
     used |= {f"choice.{c}" for c in (*GAME_CHOICES, *STRENGTH_CHOICES)}
     used |= {f"choice.{c}.detail" for c in (*GAME_CHOICES, *STRENGTH_CHOICES)}
-    # the dynamic keys are built in kiosk.js exactly so: a change there must show up here
+    # the dynamic keys are built in the modules exactly so: a change there must show up here
     for pattern in ("`status.${s.phase}`", "`move.${who}`", "`move.swap.${who}`", "`choice.${b.dataset.choice}`",
                     "`choice.${b.dataset.choice}.detail`", "`side.${bottomPlayer()}`", "`result.${who}`",
                     "`result.score.${who}`"):
-        assert pattern in js, f"kiosk.js no longer builds {pattern}: update this test"
+        assert pattern in js, f"the page no longer builds {pattern}: update this test"
     return used
 
 

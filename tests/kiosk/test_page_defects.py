@@ -24,7 +24,7 @@ TOKEN = "kiosk-screen-token-0123456789"
 
 
 def _moves_shown(page) -> int:
-    return page.evaluate("moveStarts")
+    return page.evaluate("kiosk.moveStarts")
 
 
 def test_a_card_stays_open_through_the_demo_until_closed_or_a_visitors_game(browser_page, tmp_path,
@@ -37,7 +37,7 @@ def test_a_card_stays_open_through_the_demo_until_closed_or_a_visitors_game(brow
             page.locator(f'[data-action="{card}"]').tap()
             page.wait_for_selector(f"#{card}:not([hidden])")
             shown = _moves_shown(page)
-            page.wait_for_function(f"moveStarts >= {shown + 3}")  # the demo plays on: three moves later
+            page.wait_for_function(f"kiosk.moveStarts >= {shown + 3}")  # the demo plays on: three moves later
             assert page.locator(f"#{card}").is_visible(), f"the {card} card closed by itself in attract mode"
             assert page.locator('body[data-mode="attract"]').count() == 1
             page.locator(f'[data-action="close-{card}"]').tap()
@@ -45,7 +45,7 @@ def test_a_card_stays_open_through_the_demo_until_closed_or_a_visitors_game(brow
         # a visitor's game needs the screen: the open "What is this?" gives way to how to play
         page.locator('[data-action="about"]').tap()
         page.wait_for_selector("#about:not([hidden])")
-        page.evaluate("send({type: 'play'})")  # as the touch on "Touch to play" sends it
+        page.evaluate("kiosk.send({type: 'play'})")  # as the touch on "Touch to play" sends it
         page.wait_for_selector('body[data-mode="visitor"] #rules:not([hidden])')
         assert page.locator("#about").is_hidden()
 
@@ -59,11 +59,11 @@ def test_a_flash_goes_with_its_move_and_the_paper_never_asks_for_a_key(browser_p
         page.wait_for_selector('[data-action="play"]', state="visible")
         # a language chosen while a flash shows (as its button chooses it): the flash says it in that language
         said = page.evaluate("""() => {
-          flash('flash.capture', {n: 3});
-          setLanguage('pl');
+          kiosk.flash('flash.capture', {n: 3});
+          kiosk.setLanguage('pl');
           const text = document.getElementById('flash').textContent;
-          setLanguage('en');
-          unflash();
+          kiosk.setLanguage('en');
+          kiosk.unflash();
           return text;
         }""")
         assert said == catalogue("pl")["flash.capture"].replace("{n}", "3")
@@ -76,8 +76,22 @@ def test_a_flash_goes_with_its_move_and_the_paper_never_asks_for_a_key(browser_p
         page.locator('[data-action="play"]').tap()
         page.locator('[data-action="close-rules"]').tap()
         _your_move(page)
+        # the cells the page sows, in order: exactly the path the server sent (the reference's sowing)
+        page.evaluate("""() => {
+          window.sownCells = [];
+          const name = (el) => el.id || `${el.parentElement.id === 'top-row' ? 'top' : 'bottom'}:` +
+            [...el.parentElement.children].indexOf(el);
+          const added = (c) => c.target.classList.contains('sown') && !(c.oldValue || '').includes('sown');
+          new MutationObserver((changes) => { for (const c of changes) if (added(c)) sownCells.push(name(c.target)); })
+            .observe(document.getElementById('board'),
+                       {attributes: true, attributeFilter: ['class'], attributeOldValue: true, subtree: true});
+        }""")
+        sent = page.evaluate("kiosk.state.board.paths['2']")
         page.locator('#bottom-row .pit[data-pit="2"]').tap()
         page.wait_for_function(f"document.getElementById('flash').textContent === {EN['flash.again']!r}")
+        expected = [f"{row}:{col}" if row in ("top", "bottom") else row for row, col in sent]
+        assert expected == ["bottom:2", "bottom:3", "bottom-store"]  # pit 2's three seeds: 3, 4, the store
+        assert page.evaluate("sownCells") == expected
         # the next move, touched as soon as it may be: its sowing starts with the flash gone
         before, after = page.evaluate("""async () => {
           while (!document.querySelector('#bottom-row .pit.legal')) await new Promise((r) => setTimeout(r, 10));
@@ -91,16 +105,16 @@ def test_a_flash_goes_with_its_move_and_the_paper_never_asks_for_a_key(browser_p
             page.wait_for_selector('body[data-phase="your_turn"] #bottom-row .pit.legal, body[data-phase="game_over"]')
             if page.locator('body[data-phase="game_over"]').count():
                 break
-            turn = page.evaluate("state.turn")
+            turn = page.evaluate("kiosk.state.turn")
             page.locator("#bottom-row .pit.legal").first.tap()
-            page.wait_for_function(f"state.turn > {turn} || state.phase === 'game_over'")
+            page.wait_for_function(f"kiosk.state.turn > {turn} || kiosk.state.phase === 'game_over'")
         page.wait_for_selector('body:not([data-sowing="yes"])')
         flashes = page.evaluate("flashAtSowing")
         assert len(flashes) >= 3 and not any(flashes), flashes
         # the PDP-1 has typed its offer of a new game (the game is counted once it has): not on this paper
         server.wait_for(lambda h: h["visitor_games"] >= 1, what="the game counted")
         time.sleep(0.3)  # anything typed meanwhile has reached the page
-        paper = page.evaluate("paper.text")
+        paper = page.evaluate("kiosk.paper.text")
         assert "game over." in paper and "type any key" not in paper, paper[-200:]
         assert page.inner_text("#paper").rstrip().endswith(("wins.", "win.", "a draw."))
 
@@ -211,10 +225,10 @@ def test_a_refused_page_backs_off_to_a_minute_and_the_log_says_so_once(browser_p
             waits = [250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000, 60000]
             for n, wait in enumerate(waits, start=1):
                 deadline = time.monotonic() + 20
-                while page.evaluate("retryWaits.length") < n:  # refused once more: it waits again
+                while page.evaluate("kiosk.retryWaits.length") < n:  # refused once more: it waits again
                     assert time.monotonic() < deadline, f"try number {n} not refused"
                     time.sleep(0.05)
-                assert page.evaluate("retryWaits") == waits[:n]
+                assert page.evaluate("kiosk.retryWaits") == waits[:n]
                 if n < len(waits):
                     page.clock.run_for(wait)
             assert page.locator("body[data-control]").count() == 0

@@ -91,9 +91,9 @@ def test_every_state_on_each_screen_in_two_languages(screen, browser_page, brows
             page.wait_for_selector('body[data-phase="your_turn"] #bottom-row .pit.legal, body[data-phase="game_over"]')
             if page.locator('body[data-phase="game_over"]').count():
                 break
-            played = page.evaluate("state.turn")
+            played = page.evaluate("kiosk.state.turn")
             page.locator("#bottom-row .pit.legal").last.tap()
-            page.wait_for_function(f"state.turn > {played} || state.phase === 'game_over'")
+            page.wait_for_function(f"kiosk.state.turn > {played} || kiosk.state.phase === 'game_over'")
         page.wait_for_selector('[data-action="new-game"]', state="visible")
         page.wait_for_selector('body:not([data-sowing="yes"])')
         _look(page, screen, "6-game-over", seen)

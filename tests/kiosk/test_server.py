@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 
+from python_bridge.kiosk.server import STATIC_DIR as STATIC
 from tests.kiosk.kiosk_support import Page
 from tests.processes import pid_alive
 
@@ -24,8 +25,11 @@ def test_health_and_the_page_and_only_on_localhost(server) -> None:
     assert report["status"] == "ok" and report["mode"] == "attract"
     assert pid_alive(report["pdp1_pid"]) and report["processes"] == 2  # the server and its one pdp1
     page = urllib.request.urlopen(server.url + "/").read().decode()
-    assert "kiosk.js" in page and "paper" in page
+    assert '<script type="module" src="/static/js/main.js">' in page and "paper" in page
     assert urllib.request.urlopen(server.url + "/static/kiosk.css").status == 200
+    for module in sorted((STATIC / "js").glob("*.js")):  # a module script needs a JavaScript MIME type
+        served = urllib.request.urlopen(f"{server.url}/static/js/{module.name}")
+        assert served.headers.get_content_type() in ("text/javascript", "application/javascript"), module.name
     with open(f"/proc/{server.proc.pid}/net/tcp") as tcp:  # listening sockets: 127.0.0.1 only
         listening = [line.split()[1] for line in tcp.readlines()[1:] if line.split()[3] == "0A"]
     assert f"0100007F:{server.port:04X}" in listening

@@ -20,8 +20,11 @@ from python_bridge.reference.rules import (
     Position,
     RulesError,
     Variants,
+    pit_index,
     play,
+    sowing_indices,
     start_position,
+    store_index,
     winner,
 )
 from python_bridge.reference.search import move_order
@@ -345,3 +348,25 @@ def test_random_play_invariants(position: Position, variants: Variants, data: st
             if not variants.deferred_end:
                 assert new.side_seeds(SOUTH) > 0 and new.side_seeds(NORTH) > 0
         position = new
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(positions(), variants_strategy, st.data())
+def test_the_sowing_path_is_plays_sowing(position: Position, variants: Variants, data: st.DataObject) -> None:
+    """``sowing_indices`` (what the kiosk's page animates) puts the seeds where ``play`` does: with no
+    capture and no end, the board after play is the board with one seed added at each index of the
+    path; the last index is the mover's store exactly when play gives an extra turn (the game going on)."""
+    pit = data.draw(st.sampled_from(position.legal_pits()))
+    path = sowing_indices(position, pit)
+    m, mover = position.pits, position.to_move
+    start = pit_index(m, mover, pit)
+    assert len(path) == position.board[start]
+    sown = list(position.board)
+    sown[start] = 0
+    for index in path:
+        sown[index] += 1
+    result = play(position, pit, variants)
+    if not result.captured and not result.ended:
+        assert tuple(sown) == result.position.board
+    if not result.ended:
+        assert (path[-1] == store_index(m, mover)) == result.extra_turn

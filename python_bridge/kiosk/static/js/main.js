@@ -1,0 +1,295 @@
+// The kiosk page: draws what the server sends and sends the visitor's touches. The game itself is decided
+// by the server (and the PDP-1): the page only shows a touched pit's seeds being sown at once, along the
+// path the server sent, before the PDP-1 confirms, and then always settles on the board the server sent.
+// After a reload or a dropped connection the server's "hello" redraws everything. This module holds the
+// game as the page knows it (the server's last state) and wires the others: connection, board, paper,
+// i18n, console, cards and sound, each of which keeps its own.
+
+import * as board from "./board.js";
+import * as cards from "./cards.js";
+import { openConnection } from "./connection.js";
+import * as consoleLights from "./console.js";
+import * as i18n from "./i18n.js";
+import * as paper from "./paper.js";
+import * as sound from "./sound.js";
+
+const $ = (id) => document.getElementById(id);
+const t = i18n.t;
+const HINT_MS = 2200;
+const DOUBLE_TAP_MS = 600;  // a second touch this soon after a move is the same touch
+const TOUCH_EVERY_MS = 1000;  // "still here" goes to the server at most this often
+// The kiosk's own browser opens /?control=TOKEN: the token goes on to the WebSocket, which makes this
+// page the one that controls the game (the others watch).
+const CONTROL = new URLSearchParams(location.search).get("control");
+
+let state = null;          // the server's last state
+let defaultLanguage = "en";
+let moveSent = false;      // a move was sent and the server has not moved on yet: further taps wait
+let moveSentAt = 0;
+let lastTouchSent = 0;
+let hintTimer = null;
+let rulesShownForVisit = false;
+let connection = null;
+
+const send = (message) => connection && connection.send(message);
+const watching = () => document.body.dataset.control === "no";
+
+function setLanguage(lang) {
+  if (!i18n.choose(lang)) return;
+  buildChoices();
+  consoleLights.fit();
+  if (state) { drawTexts(); drawNames(); }
+  consoleLights.drawStatus(phase());
+  board.reword();
+}
+
+const phase = () => (state ? state.phase : "starting");
+
+// whether this page controls the game; a watching page says so and shows nothing to touch
+function setControl(controls) {
+  document.body.dataset.control = controls ? "yes" : "no";
+  if (state) { drawTexts(); drawNames(); drawLegal(); }
+}
+
+function sendAnswer(message) {
+  // the turn this answers, so a late or doubled touch is refused (kiosk/messages.py)
+  if (state && state.turn !== undefined) message.turn = state.turn;
+  send(message);
+}
+
+function receive(msg) {
+  switch (msg.type) {
+    case "hello":
+      paper.replaceSheet(msg.paper);
+      board.stopSowing();
+      render(msg.state, true);
+      if (msg.lights) consoleLights.setLights(msg.lights, phase());
+      setControl(msg.control);
+      break;
+    case "control": setControl(msg.control); break;
+    case "state": render(msg, false); break;
+    case "paper": {
+      const fresh = paper.addPiece(msg);
+      if (fresh === null) connection.drop();  // a gap: reconnect and get the whole sheet
+      else if (fresh) sound.typed(fresh);
+      break;
+    }
+    case "lights": consoleLights.setLights(msg, phase()); break;
+    case "rejected":
+      if (moveSent) { moveSent = false; board.stopSowing(); if (state) board.show(state.board); drawLegal(); }
+      break;
+  }
+}
+
+// ---- the visitor's touches on the board -----------------------------------------------------
+function touchPit(side, pit) {
+  if (!state || state.mode !== "visitor" || watching()) return;  // attract mode: the touch starts a game (below)
+  if (side === "pdp-1") { hint("hint.theirs"); return; }
+  if (moveSent || board.animating() || state.phase !== "your_turn") {
+    if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint("hint.thinking");  // a double tap gets no hint, and no move
+    return;
+  }
+  const drawn = board.drawn();
+  const count = drawn ? drawn.bottom[pit - 1] : 0;
+  if (!state.legal.includes(pit)) { hint(count === 0 ? "hint.empty" : "hint.thinking"); return; }
+  moveSent = true;
+  moveSentAt = Date.now();
+  clearHint();
+  sendAnswer({ type: "move", pit });
+  drawLegal();
+  board.enqueue("bottom", pit - 1, state.board.paths[String(pit)], null, null);  // sown at once; the board follows
+}
+
+function clearHint() {
+  const d = $("detail");
+  clearTimeout(hintTimer);
+  delete d.dataset.hint;
+  d.classList.remove("hint");
+  drawTexts();
+}
+
+function hint(key) {
+  const d = $("detail");
+  d.textContent = t(key);
+  d.classList.add("hint");
+  d.dataset.hint = key;
+  clearTimeout(hintTimer);
+  hintTimer = setTimeout(clearHint, HINT_MS);
+}
+
+function drawLegal() {
+  const mine = state && state.mode === "visitor" && state.phase === "your_turn" && !moveSent && !board.animating()
+    && !watching();
+  [...$("bottom-row").children].forEach((b) => {
+    const legal = mine && state.legal.includes(Number(b.dataset.pit));
+    b.classList.toggle("legal", legal);
+    b.dataset.legal = legal ? "yes" : "no";  // not "disabled": a touch on any pit gets an answer (a hint)
+  });
+  document.body.classList.toggle("swap-offered", Boolean(mine && state.swap));
+}
+
+// the animations are over: draw what the server says now
+function settle() {
+  if (state) board.show(state.board);
+  drawLegal();
+  board.markLast(state && state.last);
+}
+
+// ---- the state from the server --------------------------------------------------------------
+function sameMove(a, b) { return a && b && JSON.stringify(a) === JSON.stringify(b); }
+
+function render(s, fresh) {
+  const before = state;
+  state = s;
+  if (s.page) {
+    defaultLanguage = s.page.language;
+    sound.setEnabled(s.page.sound);
+    i18n.buildLanguageButtons(s.page.languages, setLanguage);
+  }
+  const enteringAttract = s.mode === "attract" && (!before || before.mode !== "attract");
+  if (enteringAttract || fresh && !before) setLanguage(defaultLanguage);
+  if (s.mode === "attract") rulesShownForVisit = false;
+  // A card stays until it is closed, or until a visitor's game needs the screen: the first visitor game
+  // after attract mode shows how to play by itself (in place of an open "What is this?"); a visitor who
+  // has left (back to attract mode after the countdown) leaves no card open for the next one.
+  if (s.mode === "visitor" && before && before.mode === "attract" && !rulesShownForVisit && !watching()) {
+    rulesShownForVisit = true;
+    cards.showRules();
+  }
+  if (s.mode === "attract" && before && before.mode === "visitor") cards.closeCards();
+  if (s.phase !== "your_turn") moveSent = false;
+  document.body.dataset.mode = s.mode;
+  document.body.dataset.phase = s.phase;
+  document.body.classList.toggle("counting", s.countdown !== null);
+  if (before && before.phase !== "game_over" && s.phase === "game_over") sound.bell();
+
+  const drawn = board.drawn();
+  const newGame = !before || before.game !== s.game || !drawn || drawn.top.length !== s.board.pits;
+  if (fresh || newGame) {
+    board.stopSowing();
+    board.show(s.board);
+  } else if (s.last && !sameMove(s.last, before.last)) {
+    // a move just made (or a swap, with no seeds to sow): sow it, then settle on the server's board
+    const mine = s.mode === "visitor" && board.confirmOwn(s.board, s.last);
+    if (!mine) board.enqueue(s.last.row, s.last.col, s.last.path, s.board, s.last);
+  } else if (!board.retarget(s.board) && !board.animating()) {
+    board.show(s.board);  // (or the latest board for the move being shown)
+  }
+  drawNames();
+  drawLegal();
+  board.markLast(s.last);
+  drawTexts();
+  buildChoices();
+  $("notice").hidden = !s.notice;
+  consoleLights.drawStatus(s.phase);
+}
+
+function drawNames() {
+  $("top-name").textContent = t("side.pdp1");
+  $("bottom-name").textContent = t(`side.${bottomPlayer()}`);
+}
+
+// who plays the bottom row, as the page words it: "visitor" (you), "player" (the visitor, seen from a
+// watching page) or "demo" (attract mode's demonstration player)
+function bottomPlayer() {
+  if (!state || state.mode !== "visitor") return "demo";
+  return watching() ? "player" : "visitor";
+}
+
+function moveText(last) {
+  const who = last.player === "pdp-1" ? "pdp1" : bottomPlayer();
+  if (last.swap) return t(`move.swap.${who}`);
+  let text = t(`move.${who}`, { pit: last.pit });
+  if (last.captured) text += ", " + t("move.capture", { n: last.captured });
+  if (last.extra_turn) text += ", " + t("move.again");
+  return text;
+}
+
+function drawTexts() {
+  const s = state;
+  if (!s) return;
+  const who = bottomPlayer();
+  let status = t(s.phase === "your_turn" && who === "player" ? "status.your_turn.player" : `status.${s.phase}`);
+  let detail = s.last ? moveText(s.last) : "";
+  if (s.phase === "game_over" && s.result) {
+    const r = s.result;
+    status = t(r.winner === null ? "result.draw" : r.winner === "pdp-1" ? "result.pdp1" : `result.${who}`);
+    detail = t(`result.score.${who}`, { a: r.pdp1, b: r.visitor });
+  }
+  if (s.countdown !== null) { status = t("countdown", { n: s.countdown }); detail = t("countdown.touch"); }
+  $("status").textContent = status;
+  const d = $("detail");
+  d.textContent = d.dataset.hint ? t(d.dataset.hint) : detail;
+}
+
+function choiceButton(name, what) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.dataset.choice = name;
+  b.innerHTML = "<b></b><small></small>";
+  b.addEventListener("click", (e) => { e.stopPropagation(); send({ type: "choose", [what]: name }); });
+  return b;
+}
+
+function buildChoices() {
+  if (!state || !state.choices) return;
+  const c = state.choices;
+  for (const [box, names, what] of [["game-choices", c.games, "game"], ["strength-choices", c.strengths, "strength"]]) {
+    const el = $(box);
+    if (el.dataset.built !== names.join(",")) {
+      el.dataset.built = names.join(",");
+      el.replaceChildren(...names.map((n) => choiceButton(n, what)));
+    }
+    for (const b of el.children) {
+      b.querySelector("b").textContent = t(`choice.${b.dataset.choice}`);
+      b.querySelector("small").textContent = t(`choice.${b.dataset.choice}.detail`);
+      b.classList.toggle("chosen", c[what] === b.dataset.choice);
+    }
+  }
+}
+
+// ---- touches anywhere, the buttons, and what a visitor cannot do ---------------------------
+// Any touch: in attract mode it starts a game (unless it was on the bar, a choice or a card);
+// otherwise it tells the server someone is there (which stops a countdown).
+document.addEventListener("pointerdown", (e) => {
+  sound.wake();
+  if (!state || watching()) return;
+  const quiet = e.target.closest("#bar, [data-choice], .overlay");
+  if (state.mode === "attract") { if (!quiet) send({ type: "play" }); return; }
+  const now = Date.now();
+  if (now - lastTouchSent > TOUCH_EVERY_MS || state.countdown !== null) { lastTouchSent = now; send({ type: "touch" }); }
+});
+const act = (name, fn) => document.querySelector(`[data-action="${name}"]`)
+  .addEventListener("click", (e) => { e.stopPropagation(); fn(); });
+act("play", () => send({ type: "play" }));
+act("new-game", () => send({ type: "new_game" }));
+act("swap", () => { if (!moveSent) { moveSent = true; drawLegal(); sendAnswer({ type: "swap" }); } });
+act("rules", cards.showRules);
+act("about", cards.showAbout);
+act("close-rules", () => { $("rules").hidden = true; });
+act("close-about", () => { $("about").hidden = true; });
+cards.closeOnShade();
+// Nothing a visitor could break: no context menu, no dragging, no keyboard shortcuts.
+for (const kind of ["contextmenu", "dragstart", "selectstart"]) document.addEventListener(kind, (e) => e.preventDefault());
+document.addEventListener("keydown", (e) => e.preventDefault());
+window.addEventListener("resize", consoleLights.fit);
+
+// What the browser tests read, and the few calls they make as a visitor's touch would: read-only views
+// of each module's own state, never the state itself.
+window.kiosk = {
+  get state() { return state; },
+  get shown() { return board.drawn(); },
+  get paper() { return { text: paper.text() }; },
+  get lights() { return consoleLights.lastLights(); },
+  get moveStarts() { return board.movesStarted(); },
+  get retryWaits() { return connection ? connection.retryWaits() : []; },
+  get sound() { return sound.status(); },
+  send, setLanguage, flash: board.flash, unflash: board.unflash,
+};
+
+board.init({ touched: touchPit, settled: settle });
+consoleLights.drawLamps({});  // every lamp there, unlit, from the start: the console's layout is chosen with them
+Promise.all([i18n.loadCatalogues(), cards.loadRulePictures()]).then(() => {
+  setLanguage(i18n.current());
+  connection = openConnection({ control: CONTROL, onMessage: receive, onDrop: () => { $("notice").hidden = false; } });
+});
