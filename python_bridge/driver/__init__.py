@@ -1,5 +1,5 @@
 """The one game driver: every game on the PDP-1 -- play, the demonstration, the kiosk, the cross-check
-games -- runs through ``driver.play_games``, and only what it needs lives here.
+games -- runs through ``driver.driver.GameDriver``, and only what it needs lives here.
 
 ``driver`` (from read-in to record: the restore policy, the thinking stepped and counted, one parser
 and one cross-checker a game), ``pacing`` (the 1960 pace: the reader's frames and the thinking stepped

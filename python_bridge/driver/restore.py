@@ -7,7 +7,7 @@ loop) by a breakpoint, has the game deposited into the program's variables
 (board, side to move, seats), and is started at ``resume``, which draws the
 board and plays on.  Restoring runs at full speed; the machine is then set
 back to the game's speed.  When to restore, and how often, is the driver's
-(``driver.GameDriver``).
+(``driver.driver.GameDriver``).
 """
 
 from __future__ import annotations

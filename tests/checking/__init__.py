@@ -1,1 +1,2 @@
-"""Tests of python_bridge.checking: cross-check, sessions, recovery, records, the level's contract, strength."""
+"""Tests of python_bridge.checking: the level's contract on the PDP-1 (the checks' other tests are by
+command, in tests/commands)."""
