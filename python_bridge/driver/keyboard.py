@@ -164,7 +164,7 @@ def refused_keys(keys: str) -> list[str]:
             name, at = _escape_sequence(keys, at)
         else:
             at += 1
-            if char in CHARACTERS and char not in "\r\n" and ord(char) <= 127:
+            if char in CHARACTERS and char not in "\r\n" and char.isascii():
                 continue
             name = key_name(char)
         if name not in names:
@@ -176,9 +176,9 @@ def key_name(char: str) -> str:
     """How a refused key is named to the visitor: itself in quotes, a control key as Ctrl-X."""
     if char == ESC:
         return "Esc"
-    if ord(char) < 32:
-        return f"Ctrl-{chr(ord(char) + 64)}"
-    if ord(char) == 127:
+    if ord(char) < ord(" "):  # Ctrl-A is 1: the letter is 64 further on
+        return f"Ctrl-{chr(ord(char) + ord('@'))}"
+    if char == "\x7f":
         return "Delete"
     if unicodedata.category(char).startswith(("C", "Z")) or char == "\ufffd":
         return f"U+{ord(char):04X}"

@@ -149,6 +149,18 @@ _FLOAT_RANGES = {
     "end_pause": (0.0, 3600.0), "watchdog_seconds": (1.0, 600.0), "typewriter_cps": (0.0, 10000.0),
     "header_timeout": (1.0, 300.0),
 }
+TOKEN_LENGTHS = (16, 128)  # a control token's shortest and longest: unguessable, and fits a URL
+MAX_HOSTS = 10  # allowed_hosts: names a kiosk may be reached by
+MAX_HOST_NAME = 253  # characters: DNS's longest name
+SHOWN_CHARACTERS, SHOWN_ITEMS = 60, 10  # of a refused value, quoted back to the operator
+ASCII_CONTROLS, ASCII_DELETE = 32, 127
+
+
+def _is_control(char: str) -> bool:
+    """An ASCII control character, which a quoted value shows as an escape."""
+    return ord(char) < ASCII_CONTROLS or ord(char) == ASCII_DELETE
+
+
 TOKEN_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 HOST_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-.")
 SECTIONS = {
@@ -171,13 +183,14 @@ def toml_text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        shown = "".join(_TOML_ESCAPES.get(c) or (f"\\u{ord(c):04X}" if ord(c) < 32 or ord(c) == 127 else c)
-                        for c in value[:60])
-        return f'"{shown}{"..." if len(value) > 60 else ""}"'
+        shown = "".join(_TOML_ESCAPES.get(c) or (f"\\u{ord(c):04X}" if _is_control(c) else c)
+                        for c in value[:SHOWN_CHARACTERS])
+        return f'"{shown}{"..." if len(value) > SHOWN_CHARACTERS else ""}"'
     if isinstance(value, list):
-        return "[" + ", ".join(toml_text(v) for v in value[:10]) + (", ...]" if len(value) > 10 else "]")
+        more = ", ...]" if len(value) > SHOWN_ITEMS else "]"
+        return "[" + ", ".join(toml_text(v) for v in value[:SHOWN_ITEMS]) + more
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {toml_text(v)}" for k, v in list(value.items())[:10]) + "}"
+        return "{" + ", ".join(f"{k} = {toml_text(v)}" for k, v in list(value.items())[:SHOWN_ITEMS]) + "}"
     return str(value)  # numbers, dates and times: str() is TOML's spelling
 
 
@@ -241,13 +254,17 @@ def _checked(key: str, value: object, base: Path) -> object:
             raise ConfigError("sound must be true or false")
         return value
     if key == "control_token":
-        if not isinstance(value, str) or not (value == "" or 16 <= len(value) <= 128) or set(value) - TOKEN_CHARS:
-            raise ConfigError("control_token must be \"\" or 16 to 128 letters, digits, - or _")
+        if (not isinstance(value, str) or not (value == "" or TOKEN_LENGTHS[0] <= len(value) <= TOKEN_LENGTHS[1])
+                or set(value) - TOKEN_CHARS):
+            raise ConfigError(f"control_token must be \"\" or {TOKEN_LENGTHS[0]} to {TOKEN_LENGTHS[1]} letters, "
+                              "digits, - or _")
         return value
     if key == "allowed_hosts":
-        if (not isinstance(value, list) or not 1 <= len(value) <= 10
-                or not all(isinstance(h, str) and 0 < len(h) <= 253 and not set(h) - HOST_CHARS for h in value)):
-            raise ConfigError("allowed_hosts must be a list of 1 to 10 host names (lower case, no port)")
+        def host(h: object) -> bool:
+            return isinstance(h, str) and 0 < len(h) <= MAX_HOST_NAME and not set(h) - HOST_CHARS
+
+        if not isinstance(value, list) or not 1 <= len(value) <= MAX_HOSTS or not all(host(h) for h in value):
+            raise ConfigError(f"allowed_hosts must be a list of 1 to {MAX_HOSTS} host names (lower case, no port)")
         return tuple(value)
     if key == "state_dir":
         if not isinstance(value, str) or not value:

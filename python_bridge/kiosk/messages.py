@@ -72,6 +72,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from ..reference.rules import MAX_PITS
+
 MAX_MESSAGE_BYTES = 512
 MAX_TURN = 2**53  # beyond any kiosk's life (a question a second for 285 million years); JSON-safe in JavaScript
 KINDS = {
@@ -123,8 +125,8 @@ def parse_message(raw: str | bytes) -> ClientMessage:
     if kind not in ("move", "swap"):
         return ClientMessage(kind)
     pit = data.get("pit")
-    if kind == "move" and (isinstance(pit, bool) or not isinstance(pit, int) or not 1 <= pit <= 6):
-        raise BadMessage("a move needs a pit number from 1 to 6")
+    if kind == "move" and (isinstance(pit, bool) or not isinstance(pit, int) or not 1 <= pit <= MAX_PITS):
+        raise BadMessage(f"a move needs a pit number from 1 to {MAX_PITS}")
     turn = data.get("turn")
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= MAX_TURN:
         raise BadMessage(f"a {kind} needs the turn it answers (a whole number)")
