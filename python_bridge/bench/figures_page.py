@@ -79,7 +79,8 @@ SECTIONS = (
             "python_bridge", ("bench-contract",)),
     Section("assembler", "The cross-assembler against macro1",
             "The project's assembler (`tools.macro`) and Debian's `macro1`, each as a separate process, best "
-            "of several runs, on a long generated source and on the Kalah program; their outputs compared.",
+            "of several runs, on a long generated source and on the game tape's sources "
+            "(python_bridge/machine/tapes.py); their outputs compared.",
             "tools.macro.bench", KALAH_SOURCES),
     _prove("prove-6-1", 1, "Proof: Kalah(6,1), standard rules",
            "The PDP-1's `w 0` from the start, every memory cycle counted, checked against `ref prove`."),
