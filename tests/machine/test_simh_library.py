@@ -142,15 +142,15 @@ def test_the_end_of_run_guard_sees_a_running_pdp1_and_not_a_closed_one() -> None
     assert sim.pid not in pdp1_below(os.getpid())
 
 
-def test_the_readme_example_runs_as_a_test_file_of_its_own(tmp_path) -> None:
-    """docs/tools.md, "Testing your own PDP-1 program": its test, outside this project, through the plugin's entry
-    point."""
+def test_the_kit_pages_smallest_test_runs_as_a_file_of_its_own(tmp_path) -> None:
+    """docs/testing-pdp1-programs.md, "The smallest test": its test, outside this project, through the plugin's
+    entry point."""
     import subprocess
     import sys
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parents[2] / "docs" / "tools.md").read_text()
-    section = page.split("## Testing your own PDP-1 program", 1)[1]
+    page = (Path(__file__).resolve().parents[2] / "docs" / "testing-pdp1-programs.md").read_text()
+    section = page.split("## The smallest test", 1)[1]
     (tmp_path / "test_example.py").write_text(section.split("```python\n", 1)[1].split("```", 1)[0])
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_example.py"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
