@@ -26,6 +26,7 @@ from ..driver.crosscheck import CrossChecker
 from ..driver.driver import Failure, FrontEnd, GameDriver, Thought
 from ..driver.game_records import SavedGame
 from ..driver.pacing import Pacer
+from ..machine.front_panel import PanelSettings
 from ..machine.simh import FULL_SPEED, IDLE_SPEED, QUIET_SPEED, Simh
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title
 from ..reference.game import Game
@@ -251,6 +252,26 @@ class GameSession(FrontEnd):
             shown = self._view["countdown"]
         if shown != math.ceil(left):
             self.update(countdown=math.ceil(left))
+
+    def start_game(self, mode: str, panel: PanelSettings) -> None:
+        """A new game in ``mode`` (``visitor`` or ``attract``) with ``panel``: the program started again at
+        100, on a fresh emulator if need be; ``driver.play_game()`` then plays it."""
+        self.mode = mode
+        self.game_no += 1
+        self.new_page()
+        self.driver.new_game(panel)
+
+    def resume_game(self, saved: SavedGame, mode: str, game_no: int) -> bool:
+        """A saved game put back on a fresh emulator, its paper on the page ("one moment" meanwhile);
+        False when it had ended (nothing to play on).  ``driver.play_game()`` then plays it on."""
+        self.mode = mode
+        self.game_no = game_no
+        self.new_page(saved.transcript)
+        self.update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
+        if not self.driver.resume(saved.title, saved.moves):
+            return False
+        self.update(board=board_view(self.driver.checker))
+        return True
 
     def new_page(self, paper: str = "") -> None:
         self.last_touch = time.monotonic()

@@ -62,7 +62,6 @@ from .health import disk_problem, emulator_problem, log_problem
 from .messages import ClientMessage
 from .players import AttractPlayer
 from .saved_game import GameStore, mode_of, number_of
-from .view import board_view
 
 PROBE_SLACK = 1.0  # seconds a keyboard-loop look may take before health calls the emulator silent
 
@@ -309,8 +308,9 @@ class KioskRunner:
         return saved
 
     def _pdp1_first(self, mode: str) -> bool:
+        """Whether the PDP-1 opens the next game (asked before it is numbered)."""
         if mode == "attract":  # who opens alternates (and AttractPlayer varies the openings)
-            return self.game_no % 2 == 0
+            return (self.game_no + 1) % 2 == 0
         first = self.config.first
         return first == "pdp-1" or (first == "alternate" and self.stats.visitor_games % 2 == 1)
 
@@ -318,8 +318,6 @@ class KioskRunner:
         """A new game in ``mode``: the program started again at 100 (a fresh emulator if need be)."""
         session = self.session
         back_to_attract = mode == "attract" and session.mode != "attract"
-        session.mode = mode
-        session.game_no += 1
         if back_to_attract:  # the next visitor starts from the museum's own settings
             session.choice = self.config.default_choice()
             session.update(choices=session.choices_view(session.choice))
@@ -327,21 +325,14 @@ class KioskRunner:
         settings = (self.config.chosen(choice["game"], choice["strength"]) if mode == "visitor"
                     else replace(self.config, level=self.config.attract_level))
         panel = settings.panel(self._pdp1_first(mode))
-        session.new_page()
-        self.driver.new_game(panel)  # the program started again at 100 (on a fresh emulator if need be)
+        session.start_game(mode, panel)
         self.log.info("game %d starts: %s mode, %s first", self.game_no, mode,
                       "the PDP-1" if panel.pdp1_first else "the " + ("visitor" if mode == "visitor" else "demo player"))
 
     def _resume_saved(self, saved: SavedGame) -> GameOutcome:
         """After a server restart: the saved game on a fresh emulator, from its record."""
-        session = self.session
-        session.mode = mode_of(saved)
-        session.game_no = number_of(saved)
-        session.new_page(saved.transcript)
-        session.update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
-        if not self.driver.resume(saved.title, saved.moves):  # saved just as it ended: nothing to play on
+        if not self.session.resume_game(saved, mode_of(saved), number_of(saved)):  # saved just as it ended
             raise GameAborted(mode_of(saved), "the saved game had ended")
-        session.update(board=board_view(self.driver.checker))
         self.stats.restored_after_server_restart += 1
         self._keep_counters()
         return self.driver.play_game()
