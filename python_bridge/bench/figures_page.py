@@ -78,9 +78,10 @@ SECTIONS = (
             "over all positions and over the midgame ones. \"kept\" is the contract the PDP-1 runs.",
             "python_bridge", ("bench-contract",)),
     Section("assembler", "The cross-assembler against macro1",
-            "The project's assembler (`tools.macro`) and Debian's `macro1`, each as a separate process, best "
-            "of several runs, on a long generated source and on the game tape's sources "
-            "(python_bridge/machine/tapes.py); their outputs compared.",
+            "The project's assembler (`tools.macro`: `tools/macro/*.py`, its tapes punched by "
+            "`tools/papertape/*.py`) and Debian's `macro1`, each as a separate process, best of several "
+            "runs, on a long generated source and on the game tape's sources (the list in "
+            "`python_bridge/machine/tapes.py`); their tapes and listings compared.",
             "tools.macro.bench", KALAH_SOURCES),
     _prove("prove-6-1", 1, "Proof: Kalah(6,1), standard rules",
            "The PDP-1's `w 0` from the start, every memory cycle counted, checked against `ref prove`."),
