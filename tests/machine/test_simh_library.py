@@ -1,7 +1,7 @@
 """The SIMH wrapper as a library for any PDP-1 program, through the ``pdp1`` pytest fixture.
 
 The programs here are small ones written for these tests, not Kalah: they show that the wrapper
-knows nothing of the Kalah program, and they are docs/tools.md's "Testing your own PDP-1 program".
+knows nothing of the Kalah program, and they are what docs/testing-pdp1-programs.md describes.
 """
 
 from __future__ import annotations
