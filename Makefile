@@ -17,7 +17,7 @@ KALAH_SRC := $(shell python3 python_bridge/machine/tapes.py kalah)
 PROVE_SRC := $(shell python3 python_bridge/machine/tapes.py prove)
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk soak install-kiosk clean
+.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk online soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -155,6 +155,11 @@ kiosk: CONFIG ?= kiosk.sample.toml
 kiosk: MODE = kiosk
 kiosk: build
 	$(PY) -m python_bridge kiosk --config $(CONFIG)
+
+## online: the PDP-1 online on 127.0.0.1:8361 (ARGS="--max-games 2 --pace fast ..."; docs/online.md)
+online: MODE = kiosk
+online: build
+	$(PY) -m python_bridge online $(ARGS)
 
 ## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk (no test tools), /etc/kalah-kiosk, the server and its screen (cage running Chromium) as systemd units (docs/kiosk.md)
 install-kiosk:

@@ -23,6 +23,7 @@ COMMANDS = {
     "ref": "ref",
     "demo": "demo",
     "kiosk": "kiosk",
+    "online": "online",
     "soak": "soak",
     "think": "think",
     "prove": "prove",

@@ -22,7 +22,10 @@ import pytest
 from python_bridge.machine.simh import live_simulators
 from tests.processes import pdp1_below
 
-pytest_plugins = ["python_bridge.machine.pytest_plugin"]  # the pdp1 fixture (tests/machine/)
+pytest_plugins = [
+    "python_bridge.machine.pytest_plugin",  # the pdp1 fixture (tests/machine/)
+    "tests.browser",  # chromium, browser_context, browser_page (tests/kiosk/, tests/online/)
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 

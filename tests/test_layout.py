@@ -22,8 +22,9 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"driver", "machine", "reference", "tools"},
     "demo": {"checking", "driver", "machine", "reference", "tools"},
     "kiosk": {"driver", "machine", "reference", "tools"},
+    "online": {"demo", "driver", "kiosk", "machine", "reference", "tools"},
     "bench": {"checking", "driver", "kiosk", "machine", "reference", "tools"},
-    "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "kiosk", "tools"},
+    "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "kiosk", "online", "tools"},
     "": {"commands"},  # python_bridge/__main__.py and __init__.py
 }
 

@@ -6,14 +6,17 @@
 
 const RETRY_FIRST_MS = 250;
 
-export function openConnection({ control, onMessage, onDrop }) {
+// ``query()``: what the connection asks for, read at each try (the kiosk's control token; online, the
+// game's ID, so that a page that reconnects comes back to its own game)
+export function openConnection({ control, query = () => "", onMessage, onDrop }) {
   const retryMax = control ? 2000 : 60000;
   const waits = [];  // every wait before a new try, in order (the browser tests read it)
   let socket = null;
   let retry = RETRY_FIRST_MS;
 
   function connect() {
-    socket = new WebSocket(`ws://${location.host}/ws` + (control ? `?control=${encodeURIComponent(control)}` : ""));
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws` + query());
     socket.onopen = () => { retry = RETRY_FIRST_MS; };
     socket.onmessage = (event) => onMessage(JSON.parse(event.data));
     socket.onclose = () => {

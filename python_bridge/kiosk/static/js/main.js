@@ -21,6 +21,15 @@ const TOUCH_EVERY_MS = 1000;  // "still here" goes to the server at most this of
 // The kiosk's own browser opens /?control=TOKEN: the token goes on to the WebSocket, which makes this
 // page the one that controls the game (the others watch).
 const CONTROL = new URLSearchParams(location.search).get("control");
+// Online (the server marks the page data-site="online") every visitor has a game of their own, by ID: kept in
+// this tab's sessionStorage, so that a reload or a dropped connection comes back to the same game.
+const ONLINE = document.body.dataset.site === "online";
+const GAME_KEY = "kalah-game";
+function query() {
+  if (CONTROL) return `?control=${encodeURIComponent(CONTROL)}`;
+  const game = ONLINE ? sessionStorage.getItem(GAME_KEY) : null;
+  return game ? `?game=${encodeURIComponent(game)}` : "";
+}
 
 let state = null;          // the server's last state
 let defaultLanguage = "en";
@@ -60,6 +69,7 @@ function sendAnswer(message) {
 function receive(msg) {
   switch (msg.type) {
     case "hello":
+      if (ONLINE && msg.game) sessionStorage.setItem(GAME_KEY, msg.game);
       paper.replaceSheet(msg.paper);
       board.stopSowing();
       render(msg.state, true);
@@ -291,5 +301,6 @@ board.init({ touched: touchPit, settled: settle });
 consoleLights.drawLamps({});  // every lamp there, unlit, from the start: the console's layout is chosen with them
 Promise.all([i18n.loadCatalogues(), cards.loadRulePictures()]).then(() => {
   setLanguage(i18n.current());
-  connection = openConnection({ control: CONTROL, onMessage: receive, onDrop: () => { $("notice").hidden = false; } });
+  connection = openConnection({ control: CONTROL, query, onMessage: receive,
+    onDrop: () => { $("notice").hidden = false; } });
 });

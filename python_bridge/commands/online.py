@@ -1,0 +1,69 @@
+"""``python -m python_bridge online``: the PDP-1 online, many visitors at once, each with a PDP-1 of its own
+(argument parsing only; the server is ``online.server``).
+
+The settings come from ``--config FILE``'s ``[online]`` section (and its ``[game]`` and ``[choices]``),
+then the options given here, which win.  Every value is bounded: a bad one is one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import tempfile
+from pathlib import Path
+
+from ..kiosk.config import ConfigError
+from ..machine.simh import SimhError
+from ..online.server import run  # aiohttp, the kiosk's extra: without it __main__ says so in one line
+from ..online.settings import PACES, RANGES, checked, load_settings
+from .validators import EXIT_FAILURE, UsageError, bounded_int, fail, folder_name, new_parser, readable_file, run_guarded
+
+PORT = bounded_int(*(int(n) for n in RANGES["port"]))
+MAX_GAMES = bounded_int(*(int(n) for n in RANGES["max_games"]))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge online",
+                        "Serve the PDP-1 online: each visitor's game on an emulated PDP-1 of its own.")
+    parser.add_argument("--config", type=readable_file, metavar="FILE", help="settings (TOML: [online], [game])")
+    parser.add_argument("--host", help="the address to listen on (default 127.0.0.1; TLS is the proxy's)")
+    parser.add_argument("--port", type=PORT, help="the port (default 8361)")
+    parser.add_argument("--state-dir", type=folder_name, metavar="DIR",
+                        help="where the games are kept (default records/online; made if missing, checked first)")
+    parser.add_argument("--pace", choices=PACES, help="1960: the PDP-1 at 1960 speed (the default); fast")
+    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: 8 a core)")
+    return parser
+
+
+def ready_state_dir(path: Path) -> None:
+    """Made if missing and written to before the server starts (UsageError, one line, when it cannot be)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--state-dir: cannot keep games in {str(path)[:160]!r}: {exc.strerror or exc}") from None
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(args.config)
+        given = {"host": args.host, "port": args.port, "pace": args.pace, "max_games": args.max_games}
+        changes = {key: checked(key, value) for key, value in given.items() if value is not None}
+        if args.state_dir is not None:
+            changes["state_dir"] = Path(args.state_dir)  # type: ignore[assignment]
+        settings = dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
+    except ConfigError as bad:
+        return fail(f"{args.config or 'online'}: {bad}")
+
+    def body() -> int:
+        ready_state_dir(settings.state_dir)
+        try:
+            return run(settings)
+        except OSError as exc:
+            return fail(f"cannot serve on {settings.host}:{settings.port}: {exc.strerror or exc}", EXIT_FAILURE)
+        except SimhError as exc:
+            return fail(str(exc).splitlines()[0], EXIT_FAILURE)
+
+    return run_guarded(body, (UsageError,), needs_tape=True)

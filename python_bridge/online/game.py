@@ -1,0 +1,172 @@
+"""One visitor's game online: the kiosk's ``GameSession`` (the one game driver, a page as its front end)
+on a thread and an emulator of its own, its record kept in the store after every move.
+
+Why the kiosk's session and not a loop of our own: a game online is a game at the kiosk without the
+gallery around it (no attract mode, no counters of a screen); the session already holds the page's
+state, the turn rule, the paper, the lights and the idle time.  This module is the session's owner:
+where the game is kept, what a failed emulator means, and when the machine is given back (the game
+finished, left idle, or the server stopping).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..driver.crosscheck import CrossCheckMismatch
+from ..driver.driver import Failure
+from ..driver.game_records import RecordError, SavedGame, read_game_record
+from ..kiosk.game_session import GameAborted, GameSession, Stopping
+from ..machine.simh import SimhError
+from ..reference.game import Game
+from .settings import OnlineSettings
+from .store import GameStore, StoreError
+
+ID_BYTES = 16  # 128 random bits: an ID of 22 URL-safe characters, never guessed
+ID_CHARACTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+IN_PLAY = "not finished: the game is in play"
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(ID_BYTES)
+
+
+def well_formed(game_id: str) -> bool:
+    """An ID as ``new_game_id`` makes them (anything else is answered at once, never looked up)."""
+    return len(game_id) == len(new_game_id()) and not set(game_id) - ID_CHARACTERS
+
+
+@dataclass
+class Counters:
+    """What the host has done since it started (``/health``)."""
+
+    games_played: int = 0
+    mismatches: int = 0
+    restarts: int = 0
+    errors: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, name: str) -> None:
+        with self.lock:
+            setattr(self, name, getattr(self, name) + 1)
+
+
+class OnlineGame:
+    """A game with an ID: waiting for a machine, on one, or kept (finished, or left to be resumed)."""
+
+    def __init__(self, game_id: str, settings: OnlineSettings, store: GameStore, counters: Counters,
+                 publish: Callable[[str, dict], None], released: Callable[["OnlineGame"], None],
+                 log: logging.Logger, saved: SavedGame | None = None) -> None:
+        self.id = game_id
+        self.settings = settings
+        self.config = settings.game_config()
+        self.store = store
+        self.counters = counters
+        self.log = log
+        self.saved = saved  # a game kept earlier, to be resumed on the next machine
+        self.finished = False
+        self.began = 0.0  # when its machine was given
+        self._released = released
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.session = GameSession(self.config, lambda message: publish(self.id, message), self, log)
+        if saved is not None:
+            self.session.choice = {"game": None, "strength": None}
+
+    # -- the session's owner (kiosk.game_session.SessionOwner) -----------------------------------------
+    def beat(self) -> None:
+        if self._stop.is_set():
+            raise Stopping()
+
+    def demo_move(self, game: Game, session: GameSession) -> str:
+        raise GameAborted("attract", "no demonstration player online")  # online games are never in attract mode
+
+    def keep(self, saved: SavedGame) -> None:
+        self._store(replace(saved, heading=f"online game {self.id}", fields=(("game", self.id),), result=IN_PLAY))
+
+    def failed(self, failure: Failure) -> None:
+        self.counters.add("restarts")
+        self.log.warning("game %s: the emulator failed (%s)%s", self.id, failure.reason,
+                         "; restoring the game" if failure.restored else "")
+
+    # -- the game's life ----------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        """Given a machine: play (or resume) on a thread of its own until the game ends, idles or stops."""
+        self.began = time.monotonic()
+        self._thread = threading.Thread(target=self._run, name=f"game-{self.id[:8]}", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 15.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.session.close()
+
+    def _run(self) -> None:
+        try:
+            if self.saved is not None:
+                if not self.session.resume_game(self.saved, "visitor", 1):
+                    self.finished = True
+                    return
+                self.saved = None
+            else:
+                choice = self.session.choice
+                settings = self.config.chosen(choice["game"], choice["strength"])
+                self.session.start_game("visitor", settings.panel(settings.first == "pdp-1"))
+            outcome = self.session.driver.play_game()
+            self.finished = True
+            self.counters.add("games_played")
+            if outcome.end is not None:
+                self._keep_finished(outcome.end.result())
+            self.log.info("game %s over: %s, %d moves cross-checked", self.id,
+                          outcome.end.result() if outcome.end else "?", outcome.moves_checked)
+        except GameAborted as idle:
+            self.log.info("game %s left: %s (kept, to be resumed by its ID)", self.id, idle)
+        except Stopping:
+            pass
+        except CrossCheckMismatch as mismatch:
+            self.counters.add("mismatches")
+            self.log.error("game %s: cross-check mismatch\n%s", self.id, mismatch)
+        except SimhError as failure:
+            self.counters.add("errors")
+            self.log.error("game %s: the emulator failed beyond restoring: %s", self.id, str(failure).splitlines()[0])
+        except Exception:  # noqa: BLE001 -- one game's bug must not end the server
+            self.counters.add("errors")
+            self.log.exception("game %s: unexpected error", self.id)
+        finally:
+            self.session.driver.close()  # the machine is given back at once
+            self._released(self)
+
+    def _keep_finished(self, result: str) -> None:
+        checker = self.session.driver.checker
+        if checker is None:
+            return
+        record = SavedGame.of(checker.title, list(checker.game.record), result=result,
+                              heading=f"online game {self.id}", fields=(("game", self.id),),
+                              transcript=self.session.snapshot()["paper"]["text"])
+        self._store(record, finished=True)
+
+    def _store(self, record: SavedGame, finished: bool = False) -> None:
+        try:
+            self.store.save(self.id, record.text(), finished)
+        except StoreError as failure:
+            self.log.error("game %s: %s", self.id, failure)
+
+
+def saved_game(store: GameStore, game_id: str) -> tuple[SavedGame, bool] | None:
+    """A kept game (its record and whether it finished), or None when the store has no such game."""
+    kept = store.load(game_id)
+    if kept is None:
+        return None
+    try:
+        return read_game_record(kept[0]), kept[1]
+    except RecordError:
+        return None

@@ -1,0 +1,368 @@
+"""The online exhibit's web server: the page, ``/ws`` (a game of one's own, by ID), the records by ID
+and ``/health`` (aiohttp).
+
+The protocol is the kiosk's (``kiosk/messages.py``) with what a public site adds: ``/ws`` makes a
+game with an ID (``hello`` carries ``"game"``), ``/ws?game=ID`` comes back to it from any browser,
+``play`` takes a machine or a place in the waiting line (``queue`` messages as it moves; ``full``
+past ``max_waiting``), and every connection controls its own game.  The app listens on its
+``host`` only; TLS, and the public name, are the reverse proxy's.  The kiosk's hygiene holds:
+Host and Origin must be ``allowed_hosts``, messages are capped and rate-limited, headers must come
+within ``header_timeout``, the Server header names no version.  An address may hold
+``per_ip_games`` connections; a proxy's ``X-Forwarded-For`` is believed only from
+``trusted_proxies``.  IDs are 128 random bits; a record is reachable only by its ID.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+import os
+import secrets
+import signal
+import socket
+import time
+from pathlib import Path
+
+from aiohttp import WSMsgType, web
+
+from ..demo.paper import paper_svg
+from ..driver.game_records import SavedGame
+from ..driver.restore import checker_from_record
+from ..kiosk.game_session import NOTICE_ONE_MOMENT
+from ..kiosk.health import disk_problem
+from ..kiosk.messages import MAX_MESSAGE_BYTES, BadMessage, TokenBucket, parse_message
+from ..kiosk.procinfo import rss_kb
+from ..kiosk.server import MAX_PATH, STATIC_DIR, AccessLog, Client
+from ..kiosk.view import board_view
+from .game import Counters, OnlineGame, new_game_id, saved_game, well_formed
+from .lobby import Full, Lobby, Place
+from .settings import OnlineSettings
+from .store import GameStore, StoreError
+
+SERVER_NAME = "kalah-online"  # the Server header: no versions
+NO_SUCH_GAME = "no such game: here is a new one"
+
+
+class Site:
+    """The games this process holds and the pages connected to them."""
+
+    def __init__(self, settings: OnlineSettings, loop: asyncio.AbstractEventLoop, log: logging.Logger) -> None:
+        self.settings = settings
+        self.loop = loop
+        self.log = log
+        self.name = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"  # unique to this process
+        self.store = GameStore(settings.database_path)
+        self.counters = Counters()
+        self.games: dict[str, OnlineGame] = {}  # waiting or on a machine (kept ones are in the store)
+        self.clients: dict[str, set[Client]] = collections.defaultdict(set)
+        self.per_ip: collections.Counter[str] = collections.Counter()
+        self.lobby = Lobby(settings.max_games, settings.max_waiting, self._moved)
+
+    # -- from the games' threads ------------------------------------------------------------------
+    def publish(self, game_id: str, message: dict) -> None:
+        text = json.dumps(message)
+        self.loop.call_soon_threadsafe(self._send_to, game_id, text)
+
+    def _send_to(self, game_id: str, text: str) -> None:
+        for client in list(self.clients.get(game_id, ())):
+            client.send(text)
+
+    def released(self, game: OnlineGame) -> None:
+        """A game gave its machine back (ended, idle, failed): forgotten here, kept in the store."""
+        self.loop.call_soon_threadsafe(self.games.pop, game.id, None)
+        self.lobby.released(game.id)
+
+    def _moved(self, game: OnlineGame, place: Place) -> None:  # type: ignore[override]
+        self.publish(game.id, place.message())
+
+    # -- games --------------------------------------------------------------------------------------
+    def new_game(self, choice: dict | None = None) -> OnlineGame:
+        game = OnlineGame(new_game_id(), self.settings, self.store, self.counters, self.publish, self.released,
+                          self.log)
+        if choice:
+            game.session.choice = dict(choice)
+            game.session.update(choices=game.session.choices_view(game.session.choice))
+        self.games[game.id] = game
+        return game
+
+    def find(self, game_id: str) -> OnlineGame | None:
+        """The game with this ID, from memory or the store (a kept game comes back to be resumed)."""
+        if not well_formed(game_id):
+            return None
+        if game_id in self.games:
+            return self.games[game_id]
+        kept = saved_game(self.store, game_id)
+        if kept is None:
+            return None
+        saved, finished = kept
+        game = OnlineGame(game_id, self.settings, self.store, self.counters, self.publish, self.released, self.log,
+                          saved=None if finished else saved)
+        game.finished = finished
+        _show_kept(game, saved, finished)
+        if not finished:
+            self.games[game_id] = game
+        return game
+
+    def problem_for_new_games(self) -> str | None:
+        """Why no new game can be kept now (the database, a full disk), or None."""
+        return self.store.problem() or disk_problem(self.settings.state_dir, self.settings.min_free_mb)
+
+    def machines(self) -> int:
+        return sum(1 for game in list(self.games.values()) if game.session.driver.machine is not None)
+
+    def health(self) -> dict:
+        running, waiting = self.lobby.counts()
+        database = self.store.problem()
+        c = self.counters
+        return {"status": "ok" if database is None else "failing", "games": running, "waiting": waiting,
+                "machines": self.machines(), "max_games": self.settings.max_games,
+                "games_played": c.games_played, "mismatches": c.mismatches, "restarts": c.restarts,
+                "errors": c.errors, "database": database or "ok", "server": self.name, "pid": os.getpid(),
+                "rss_kb": rss_kb(), "connections": sum(len(s) for s in self.clients.values())}
+
+
+def _show_kept(game: OnlineGame, saved: SavedGame, finished: bool) -> None:
+    """A kept game on its page before (or instead of) a machine: its paper and its board as they were."""
+    session = game.session
+    session.mode = "visitor"
+    session.new_page(saved.transcript)
+    checker = checker_from_record(saved.title, saved.moves)
+    session.update(board=board_view(checker), phase="game_over" if finished else "one_moment",
+                   notice=None if finished else NOTICE_ONE_MOMENT)
+
+
+def client_address(request: web.Request, settings: OnlineSettings) -> str:
+    """The visitor's address: the peer, or the last hop a trusted proxy names."""
+    peer = request.remote or "?"
+    forwarded = request.headers.get("X-Forwarded-For")
+    if forwarded and peer in settings.trusted_proxies:
+        return forwarded.split(",")[-1].strip()[:64] or peer
+    return peer
+
+
+def build_app(site: Site) -> web.Application:
+    settings = site.settings
+    hosts = {h for name in settings.allowed_hosts for h in (name, f"{name}:{settings.port}")}
+    origins = {f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")}
+
+    @web.middleware
+    async def guard(request: web.Request, handler) -> web.StreamResponse:
+        if len(request.path) > MAX_PATH or (len(request.query_string) > MAX_PATH and request.path != "/ws"):
+            raise web.HTTPNotFound()  # (an overlong game ID on /ws is malformed: refused, and a new game given)
+        if request.headers.get("Host") not in hosts:
+            raise web.HTTPForbidden(text="this site answers only to its own name\n")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in origins:
+            raise web.HTTPForbidden(text="pages of other sites may not use this one\n")
+        try:
+            return await handler(request)
+        except web.HTTPException:
+            raise
+        except OSError:
+            raise web.HTTPNotFound() from None
+
+    async def quiet_server(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers["Server"] = SERVER_NAME
+
+    app = web.Application(client_max_size=4096, middlewares=[guard])
+    app.on_response_prepare.append(quiet_server)
+    page = (STATIC_DIR / "index.html").read_text(encoding="utf-8").replace(
+        "<body ", '<body data-site="online" ', 1)
+
+    async def index(request: web.Request) -> web.StreamResponse:
+        return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def health(request: web.Request) -> web.Response:
+        report = site.health()
+        return web.json_response(report, status=200 if report["status"] == "ok" else 503,
+                                 headers={"Cache-Control": "no-store"})
+
+    def kept_record(request: web.Request) -> SavedGame:
+        game_id = request.match_info["game"]
+        if not well_formed(game_id):
+            raise web.HTTPNotFound(text="no such game\n")
+        try:
+            kept = saved_game(site.store, game_id)
+        except StoreError:
+            raise web.HTTPServiceUnavailable(text="the games cannot be read now\n") from None
+        if kept is None:
+            raise web.HTTPNotFound(text="no such game, or none of its moves kept yet\n")
+        return kept[0]
+
+    async def record(request: web.Request) -> web.Response:
+        return web.Response(text=kept_record(request).text() + "\n", content_type="text/plain", charset="utf-8",
+                            headers={"Cache-Control": "no-store"})
+
+    async def paper(request: web.Request) -> web.Response:
+        return web.Response(text=paper_svg(kept_record(request).transcript), content_type="image/svg+xml",
+                            headers={"Cache-Control": "no-store"})
+
+    async def websocket(request: web.Request) -> web.StreamResponse:
+        if "Origin" not in request.headers:
+            raise web.HTTPForbidden(text="the page sends its Origin\n")
+        address = client_address(request, settings)
+        if site.per_ip[address] >= settings.per_ip_games:
+            raise web.HTTPTooManyRequests(text="too many games from this address\n")
+        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=MAX_MESSAGE_BYTES * 2)
+        await ws.prepare(request)
+        site.per_ip[address] += 1
+        client = Client(ws, 0, False)
+        game = None
+        try:
+            asked = request.query.get("game")
+            if asked is not None:
+                game = site.find(asked)
+                if game is None:
+                    client.send(json.dumps({"type": "rejected", "reason": NO_SUCH_GAME}))
+            if game is None:
+                problem = site.problem_for_new_games()
+                if problem is not None:
+                    client.send(json.dumps({"type": "rejected", "reason": f"no new game can be kept now: {problem}"}))
+                    await ws.close()
+                    return ws
+                game = site.new_game()
+            game = attach(client, game)
+            bucket = TokenBucket()
+            shown = 0.0
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    now = time.monotonic()
+                    if not bucket.allow(now):
+                        if now - shown >= 1.0:
+                            shown = now
+                            client.send(json.dumps({"type": "rejected", "reason": "too many messages"}))
+                        continue
+                    game = await receive(client, game, msg.data, ws)
+                elif msg.type == WSMsgType.BINARY:
+                    client.send(json.dumps({"type": "rejected", "reason": "text messages only"}))
+                elif msg.type == WSMsgType.ERROR:
+                    break
+        finally:
+            site.per_ip[address] -= 1
+            if not site.per_ip[address]:
+                del site.per_ip[address]
+            if game is not None:
+                detach(client, game)
+            client.task.cancel()
+        return ws
+
+    def attach(client: Client, game: OnlineGame) -> OnlineGame:
+        site.clients[game.id].add(client)
+        client.send(json.dumps({**game.session.snapshot(), "game": game.id, "control": True}))
+        if game.saved is not None and not game.running:  # a kept game its visitor came back to
+            join(client, game)
+        elif game.id in site.lobby.waiting:
+            place = site.lobby.join(game)
+            if place is not None:
+                client.send(json.dumps(place.message()))
+        return game
+
+    def detach(client: Client, game: OnlineGame) -> None:
+        pages = site.clients.get(game.id)
+        if pages is not None:
+            pages.discard(client)
+            if not pages:
+                del site.clients[game.id]
+                site.lobby.leave(game.id)  # nobody waits for it any more
+
+    def join(client: Client, game: OnlineGame) -> None:
+        try:
+            place = site.lobby.join(game)
+        except Full as full:
+            client.send(json.dumps({"type": "full", "retry_s": full.retry_s}))
+            client.queue.put_nowait(None)
+            asyncio.get_running_loop().create_task(client.ws.close())
+            return
+        if place is not None:
+            client.send(json.dumps(place.message()))
+
+    async def receive(client: Client, game: OnlineGame, data: str, ws: web.WebSocketResponse) -> OnlineGame:
+        try:
+            message = parse_message(data)
+        except BadMessage as bad:
+            client.send(json.dumps({"type": "rejected", "reason": str(bad)}))
+            return game
+        kind = message.kind
+        if kind == "new_game":
+            if game.running or game.id in site.lobby.waiting:
+                client.send(json.dumps({"type": "rejected", "reason": "a game is in progress"}))
+                return game
+            detach(client, game)
+            fresh = attach(client, site.new_game(game.session.choice))
+            join(client, fresh)
+            return fresh
+        if game.running:
+            reason = game.session.submit(message, lambda answer: client.send(json.dumps(answer)))
+        elif kind == "choose" and not game.finished and game.saved is None:
+            reason = choose(game, message.choice)
+        elif kind == "play" and not game.finished and not game.running:
+            join(client, game)
+            reason = None
+        elif kind == "touch":
+            reason = None
+        else:
+            reason = "the game is over" if game.finished else "no machine yet: the game starts when one is free"
+        if reason is not None:
+            client.send(json.dumps({"type": "rejected", "reason": reason}))
+        return game
+
+    def choose(game: OnlineGame, choice: tuple[str, str] | None) -> str | None:
+        what, which = choice or ("", "")
+        config = game.config
+        if which not in (config.games if what == "game" else config.strengths):
+            return f"{which} is not offered here"
+        game.session.choice = {**game.session.choice, what: which}
+        game.session.update(choices=game.session.choices_view(game.session.choice))
+        return None
+
+    app.router.add_get("/", index)
+    app.router.add_get("/health", health)
+    app.router.add_get("/ws", websocket)
+    app.router.add_get("/games/{game}/record.txt", record)
+    app.router.add_get("/games/{game}/paper.svg", paper)
+    app.router.add_static("/static/", STATIC_DIR)
+    return app
+
+
+async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
+    """Serve until SIGTERM or SIGINT; every game's machine closed on the way out (its record kept)."""
+    loop = asyncio.get_running_loop()
+    site = Site(settings, loop, log)
+    app = build_app(site)
+    runner = web.AppRunner(app, access_log_class=AccessLog, access_log=logging.getLogger("aiohttp.access"),
+                           handle_signals=False, keepalive_timeout=settings.header_timeout)
+    await runner.setup()
+    tcp = web.TCPSite(runner, settings.host, settings.port)
+    try:
+        await tcp.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    log.info("online: serving http://%s:%d/ (pid %d, %s); %d games at once, games kept in %s", settings.host,
+             settings.port, os.getpid(), site.name, settings.max_games, site.store.path)
+    try:
+        await stop.wait()
+    finally:
+        log.info("online: stopping")
+        games = list(site.games.values())
+        await loop.run_in_executor(None, lambda: [game.stop() for game in games])
+        for pages in list(site.clients.values()):
+            for client in list(pages):
+                await client.close()
+        await runner.cleanup()
+        site.store.close()
+        log.info("online: stopped")
+
+
+def run(settings: OnlineSettings) -> int:
+    """The command's body: log to stderr, serve."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log = logging.getLogger("kalah.online")
+    Path(settings.state_dir).mkdir(parents=True, exist_ok=True)
+    asyncio.run(serve(settings, log))
+    return 0

@@ -1,0 +1,169 @@
+"""The online exhibit's settings: the ``[online]`` section of a TOML file, then the command line.
+
+Why every value is bounded: the server faces the Internet, and its operator's typo must stop it at
+once with one line naming the key, not run it with a line of a million visitors or a game that idles
+for a year.  The game's own settings (``[game]``, ``[choices]``) are the kiosk's, read by its parser:
+the same names, ranges and messages in both exhibits.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from tools.user_files import UserFileError, read_user_text
+
+from ..kiosk.config import HOST_CHARS, MAX_CONFIG_BYTES, MAX_HOST_NAME, MAX_HOSTS, ConfigError, KioskConfig
+from ..kiosk.config import parse_config as parse_kiosk_config
+
+GAMES_PER_CORE = 8  # emulators a core runs at once by default (make bench-online measures what a host holds)
+DEFAULT_PORT = 8361
+PACES = ("1960", "fast")
+GAME_SECTIONS = ("game", "choices")  # the kiosk's, read by its parser
+# key -> (low, high) for numbers; the others are checked by name below
+RANGES: dict[str, tuple[float, float]] = {
+    "port": (1024, 65535), "max_games": (1, 1000), "max_waiting": (0, 100_000), "per_ip_games": (1, 1000),
+    "idle_seconds": (30, 86_400), "header_timeout": (1, 300), "min_free_mb": (0, 1_000_000),
+}
+INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb"}
+KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database")
+
+
+def default_max_games() -> int:
+    """Games at once by default: ``GAMES_PER_CORE`` for each core this process may use."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, cores * GAMES_PER_CORE)
+
+
+@dataclass(frozen=True)
+class OnlineSettings:
+    """Everything the operator sets; ``game`` holds the game's own settings as the kiosk reads them."""
+
+    host: str = "127.0.0.1"  # the app listens here only: TLS and the public name are the reverse proxy's
+    port: int = DEFAULT_PORT
+    state_dir: Path = Path("records/online")
+    pace: str = "1960"  # "1960": the PDP-1 thinks and types at 1960 speed; "fast": as fast as the host runs
+    max_games: int = field(default_factory=default_max_games)
+    max_waiting: int = 200  # the waiting line's length; beyond it a visitor is told to come back later
+    per_ip_games: int = 4  # games and connections one address may hold
+    idle_seconds: float = 300.0  # a game untouched this long is saved and its machine given back
+    header_timeout: float = 10.0
+    min_free_mb: int = 100  # less free disk than this under state_dir: new games are refused
+    trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For is believed
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")  # Host and Origin names the page is reached by
+    database: str = ""  # "": SQLite under state_dir (the embedded default)
+    game: KioskConfig = field(default_factory=KioskConfig)
+
+    @property
+    def database_path(self) -> Path:
+        return self.state_dir / "games.sqlite3"
+
+    def game_config(self) -> KioskConfig:
+        """The kiosk settings one online game runs with: the pace, the idle time, its state folder."""
+        speed = "authentic" if self.pace == "1960" else "fast"
+        return replace(self.game, speed=speed, idle_seconds=self.idle_seconds, countdown_seconds=1.0,
+                       state_dir=self.state_dir)
+
+
+def checked(key: str, value: object) -> object:
+    """``value`` for ``key`` if the operator may set it so; ConfigError (one line) if not."""
+    if key in RANGES:
+        low, high = RANGES[key]
+        number_type = int if key in INTEGERS else (int, float)
+        if isinstance(value, bool) or not isinstance(value, number_type) or not low <= value <= high:
+            kind = "a whole number" if key in INTEGERS else "a number"
+            raise ConfigError(f"{key} must be {kind} from {low:,g} to {high:,g}, not {str(value)[:40]!r}")
+        return float(value) if key not in INTEGERS else value
+    if key == "pace":
+        if value not in PACES:
+            raise ConfigError(f"pace must be one of {', '.join(PACES)}, not {str(value)[:40]!r}")
+        return value
+    if key == "host":
+        try:
+            return str(ipaddress.ip_address(str(value)))
+        except ValueError:
+            raise ConfigError(f"host must be an IP address to listen on, not {str(value)[:40]!r}") from None
+    if key == "state_dir":
+        if not isinstance(value, str) or not value or "\0" in value or "\n" in value:
+            raise ConfigError("state_dir must be a folder name")
+        return Path(value)
+    if key == "trusted_proxies":
+        if not isinstance(value, list) or len(value) > MAX_HOSTS:
+            raise ConfigError(f"trusted_proxies must be a list of at most {MAX_HOSTS} IP addresses")
+        try:
+            return tuple(str(ipaddress.ip_address(str(v))) for v in value)
+        except ValueError:
+            raise ConfigError("trusted_proxies must be a list of IP addresses") from None
+    if key == "allowed_hosts":
+        if (not isinstance(value, list) or not 1 <= len(value) <= MAX_HOSTS
+                or not all(isinstance(h, str) and 0 < len(h) <= MAX_HOST_NAME and not set(h) - HOST_CHARS
+                           for h in value)):
+            raise ConfigError(f"allowed_hosts must be a list of 1 to {MAX_HOSTS} host names (lower case, no port)")
+        return tuple(value)
+    if key == "database":
+        if not isinstance(value, str) or len(value) > MAX_HOST_NAME:
+            raise ConfigError("database must be \"\" (SQLite under state_dir)")
+        if value:
+            raise ConfigError("database: only the embedded SQLite (\"\") is supported on one host")
+        return value
+    raise ConfigError(f"unknown setting {key!r} in [online]: use {', '.join(KEYS)}")
+
+
+def parse_settings(text: str, base: Path = Path(".")) -> OnlineSettings:
+    """Settings from TOML text: ``[online]``, and the game's ``[game]`` and ``[choices]`` as the kiosk's."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}") from None
+    unknown = [name for name in data if name not in ("online", *GAME_SECTIONS)]
+    if unknown:
+        raise ConfigError(f"unknown section [{unknown[0]}]: use [online], [game], [choices]")
+    online = data.get("online", {})
+    if not isinstance(online, dict):
+        raise ConfigError("[online] must be a section, not a value")
+    values = {key: checked(key, value) for key, value in online.items()}
+    game_text = tomllib_dump({name: data[name] for name in GAME_SECTIONS if name in data})
+    settings = OnlineSettings(**values, game=parse_kiosk_config(game_text, base))  # type: ignore[arg-type]
+    if not settings.state_dir.is_absolute():
+        settings = replace(settings, state_dir=base / settings.state_dir)
+    return settings
+
+
+def tomllib_dump(sections: dict[str, object]) -> str:
+    """The ``[game]`` and ``[choices]`` tables back as TOML text for the kiosk's parser (strings, numbers,
+    booleans and lists of them: all those sections hold)."""
+    def value(v: object) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        raise ConfigError(f"unexpected value {str(v)[:40]!r}")
+
+    lines = []
+    for name, body in sections.items():
+        if not isinstance(body, dict):
+            raise ConfigError(f"[{name}] must be a section, not a value")
+        lines.append(f"[{name}]")
+        lines += [f"{key} = {value(v)}" for key, v in body.items()]
+    return "\n".join(lines) + "\n"
+
+
+def load_settings(path: Path | str | None) -> OnlineSettings:
+    """The operator's file, or the defaults when there is none (state under ``records/online``)."""
+    if path is None:
+        return OnlineSettings()
+    try:
+        text = read_user_text(path, MAX_CONFIG_BYTES, "configuration file")
+    except UserFileError as exc:
+        raise ConfigError(str(exc)) from None
+    return parse_settings(text, Path(path).resolve().parent)

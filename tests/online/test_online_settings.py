@@ -1,0 +1,85 @@
+"""The online settings: every value bounded, a bad one a one-line ConfigError; the game's sections are the
+kiosk's; the waiting line is first come, first served and says when it is full."""
+
+from __future__ import annotations
+
+import pytest
+
+from python_bridge.kiosk.config import ConfigError
+from python_bridge.online.lobby import Full, Lobby
+from python_bridge.online.settings import OnlineSettings, default_max_games, parse_settings
+
+
+def test_the_defaults_serve_loopback_with_sqlite_under_the_state_folder() -> None:
+    settings = OnlineSettings()
+    assert (settings.host, settings.port, settings.per_ip_games, settings.idle_seconds) == ("127.0.0.1", 8361, 4, 300)
+    assert settings.database_path.name == "games.sqlite3" and settings.max_games == default_max_games() >= 1
+
+
+def test_every_setting_is_read_from_the_online_section(tmp_path) -> None:
+    text = """[online]
+host = "0.0.0.0"
+port = 9000
+state_dir = "elsewhere"
+pace = "fast"
+max_games = 7
+max_waiting = 0
+per_ip_games = 2
+idle_seconds = 30
+trusted_proxies = ["10.0.0.1"]
+allowed_hosts = ["kalah.example.org"]
+[game]
+pits = 4
+"""
+    settings = parse_settings(text, tmp_path)
+    assert settings.state_dir == tmp_path / "elsewhere" and settings.game.pits == 4
+    assert (settings.host, settings.port, settings.pace, settings.max_games, settings.max_waiting) == \
+        ("0.0.0.0", 9000, "fast", 7, 0)
+    assert settings.trusted_proxies == ("10.0.0.1",) and settings.allowed_hosts == ("kalah.example.org",)
+    assert settings.game_config().speed == "fast" and settings.game_config().idle_seconds == 30
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[online]\nport = 80", "port must be a whole number from 1,024 to 65,535"),
+    ("[online]\nmax_games = 0", "max_games must be a whole number from 1 to 1,000"),
+    ("[online]\nidle_seconds = 29", "idle_seconds must be a number from 30 to 86,400"),
+    ("[online]\nidle_seconds = 86401", "idle_seconds must be a number from 30 to 86,400"),
+    ("[online]\nper_ip_games = true", "per_ip_games must be a whole number"),
+    ("[online]\npace = \"slow\"", "pace must be one of 1960, fast"),
+    ("[online]\nhost = \"example.org\"", "host must be an IP address"),
+    ("[online]\ntrusted_proxies = [\"proxy\"]", "trusted_proxies must be a list of IP addresses"),
+    ("[online]\nallowed_hosts = [\"Evil Host\"]", "allowed_hosts must be a list of 1 to 10 host names"),
+    ("[online]\ndatabase = \"postgres://x\"", "only the embedded SQLite"),
+    ("[online]\nspeed = 3", "unknown setting 'speed' in [online]"),
+    ("[kiosk]\nport = 9000", "unknown section [kiosk]"),
+    ("[game]\npits = 9", "pits must be a whole number from 1 to 6"),
+    ("online = 3", "[online] must be a section"),
+])
+def test_a_bad_setting_is_one_line_naming_it(text: str, words: str) -> None:
+    with pytest.raises(ConfigError) as bad:
+        parse_settings(text)
+    assert words in str(bad.value) and "\n" not in str(bad.value)
+
+
+class Seat:
+    def __init__(self, name: str) -> None:
+        self.id = name
+        self.started = False
+
+    def start(self) -> None:
+        self.started = True
+
+
+def test_the_line_is_first_come_first_served_and_full_past_its_length() -> None:
+    told: list[tuple[str, int]] = []
+    lobby = Lobby(max_games=1, max_waiting=2, moved=lambda seat, place: told.append((seat.id, place.position)))
+    a, b, c, d = (Seat(n) for n in "abcd")
+    assert lobby.join(a) is None and a.started
+    assert lobby.join(b).position == 1 and lobby.join(c).position == 2 and not b.started
+    with pytest.raises(Full) as full:
+        lobby.join(d)
+    assert full.value.retry_s > 0
+    lobby.released("a")
+    assert b.started and not c.started and told == [("c", 1)]
+    lobby.leave("c")
+    assert lobby.counts() == (1, 0)
