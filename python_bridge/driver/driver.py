@@ -1,9 +1,7 @@
 """The one game driver: every game on the PDP-1 -- play, the demonstration, the kiosk, the cross-check.
 
-Why one: the three front ends each ran their own loop (reading the
-typewriter, restoring a failed emulator, stepping the thinking), with their
-own rules, and their bugs came one at a time.  Here a game on the PDP-1 is
-owned from the tape's read-in to its record:
+Why one: loops of each front end's own (reading the typewriter, restoring a failed emulator, stepping
+the thinking) had their bugs one at a time.  Here a game is owned from read-in to record:
 
 * the machine and its restore policy: a failed or hung ``pdp1`` is replaced
   and the game restored (``restore``) up to ``max_restarts`` times a game,
@@ -34,13 +32,9 @@ The interface::
         driver.resume(title, record)      # a saved game on a fresh emulator; then play_game()
         driver.look_at_keyboard(look)     # while the visitor decides: stop, check, ``look(sim)``, continue
 
-A front end gives only what is its own, by overriding ``FrontEnd``'s
-methods: the echo, the events, notices of failures, the PDP-1's thinking
-(``thinking``, ``slice``, ``thought``: captions, the console lights), and
-its waits; the visitor (terminal keys, touches, a script or a reference
-player) is a ``visitors.Visitor``.  Exceptions a front end raises from a
-callback (the visitor leaving, a touch that abandons a game) go through the
-driver untouched, the machine left for ``new_game`` or ``close``.
+A front end overrides ``FrontEnd``'s methods (the echo, the events, failures, the thinking: captions,
+lights; its waits); the visitor (keys, touches, a script, a reference player) is a ``visitors.Visitor``.
+What a callback raises (the visitor leaving) goes through untouched, the machine left for ``close``.
 """
 
 from __future__ import annotations
@@ -436,6 +430,11 @@ class GameDriver(Closing):
     def slowed(self) -> bool:
         """Whether the machine runs at ``waiting_config``'s speed now (the PDP-1 waiting for the visitor)."""
         return self._run.slowed
+
+    @property
+    def asked(self) -> bool:
+        """Whether the PDP-1 has asked for a key and waits for it (none typed yet)."""
+        return self._run.asked
 
     def _set_speed(self, sim: Simh, waiting: bool) -> None:
         """On the stopped machine: ``waiting_config``'s speed while the PDP-1 waits for the visitor, its

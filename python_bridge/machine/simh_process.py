@@ -125,6 +125,7 @@ class SimhProcess(Closing):
             raise SimhNotFound(f"{binary} is missing: run `make setup` (it installs Debian's simh package)")
         self.timeout = timeout
         self.running = False
+        self.suspended = False  # SIGSTOPped by ``suspend``
         # Ctrl-C between the fork and ``_live.add`` would leave a pdp1 nobody closes: hold it until
         # the child is registered (``close`` and the exit handler then reap it whatever happens next).
         held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
@@ -158,8 +159,23 @@ class SimhProcess(Closing):
     def alive(self) -> bool:
         return self.child.isalive()
 
+    def suspend(self) -> None:
+        """SIGSTOP: the process takes no CPU at all, SIMH's state and the pty's input kept (a machine waiting
+        for a key that will be long in coming).  Nothing may be asked of it until ``wake``."""
+        if self.child.isalive() and not self.suspended:
+            os.kill(self.child.pid, signal.SIGSTOP)
+            self.suspended = True
+
+    def wake(self) -> None:
+        """SIGCONT after ``suspend`` (nothing happens otherwise)."""
+        if self.suspended:
+            self.suspended = False
+            if self.child.isalive():
+                os.kill(self.child.pid, signal.SIGCONT)
+
     def close(self) -> None:
         """Stop the simulator and reap the process, whatever state it is in."""
+        self.wake()
         child = self.child
         if child.isalive():
             try:

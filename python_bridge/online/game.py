@@ -20,7 +20,8 @@ from typing import Callable
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import Failure
 from ..driver.game_records import RecordError, SavedGame, read_game_record
-from ..kiosk.game_session import GameAborted, GameSession, Stopping
+from ..kiosk.game_session import WAITING_LIGHTS_AFTER, GameAborted, GameSession, Stopping
+from ..kiosk.lights import sample
 from ..machine.simh import SimhError
 from ..reference.game import Game
 from .settings import OnlineSettings
@@ -55,6 +56,32 @@ class Counters:
             setattr(self, name, getattr(self, name) + 1)
 
 
+class OnlineSession(GameSession):
+    """The kiosk's game session, with one difference a host of many games needs: a PDP-1 that waits for its
+    visitor's move costs nothing.  Once the question is on the paper the machine is looked at once (stopped,
+    its PC found in the keyboard loop, its lamps read, continued, as at the kiosk) and then suspended
+    (SIGSTOP); it is woken (SIGCONT) before the visitor's key is typed, or the game is left."""
+
+    def look_at_keyboard(self, asked: float) -> None:
+        machine = self.driver.machine
+        if (machine is None or machine.sim.suspended or not self.driver.asked
+                or time.monotonic() - asked < WAITING_LIGHTS_AFTER):
+            return
+        self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
+        machine = self.driver.machine  # (a machine that failed the look is replaced, the game restored)
+        if machine is not None and machine.sim.running and self.driver.asked:
+            machine.sim.suspend()
+        self.owner.beat()
+
+    def choose(self, game: Game) -> str:
+        try:
+            return super().choose(game)
+        finally:
+            machine = self.driver.machine
+            if machine is not None:
+                machine.sim.wake()
+
+
 class OnlineGame:
     """A game with an ID: waiting for a machine, on one, or kept (finished, or left to be resumed)."""
 
@@ -73,9 +100,7 @@ class OnlineGame:
         self._released = released
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.session = GameSession(self.config, lambda message: publish(self.id, message), self, log)
-        if saved is not None:
-            self.session.choice = {"game": None, "strength": None}
+        self.session = OnlineSession(self.config, lambda message: publish(self.id, message), self, log)
 
     # -- the session's owner (kiosk.game_session.SessionOwner) -----------------------------------------
     def beat(self) -> None:

@@ -1,0 +1,69 @@
+"""A PDP-1 waiting for its visitor's move costs nothing: at most 1 % of a core, measured from /proc over
+seconds of waiting; the move that ends the wait is played as ever."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from python_bridge.kiosk.procinfo import cpu_seconds, descendants
+from tests.online.online_support import OnlinePage, OnlineServer, write_settings
+
+pytestmark = pytest.mark.simh
+MEASURED_S = 3.0
+AT_MOST = 0.01  # of a core
+
+
+def _pdp1s(server: OnlineServer) -> list[int]:
+    assert server.proc is not None
+    return [pid for pid in descendants(server.proc.pid) if Path(f"/proc/{pid}/comm").read_text().strip() == "pdp1"]
+
+
+def test_a_waiting_pdp1_uses_at_most_one_percent_of_a_core(tmp_path, kalah_tape) -> None:
+    async def wait_and_play(server: OnlineServer) -> float:
+        async with OnlinePage(server) as page:
+            await page.send({"type": "play"})
+            await page.until(page.your_turn)
+            await page.settle(1.0)  # the question typed, the machine looked at once and put to sleep
+            (pdp1,) = _pdp1s(server)
+            before, began = cpu_seconds(pdp1), time.monotonic()
+            await page.settle(MEASURED_S)
+            share = (cpu_seconds(pdp1) - before) / (time.monotonic() - began)
+            turn = page.state["turn"]
+            await page.move(page.state["legal"][0])
+            await page.until(lambda: page.state["turn"] != turn or page.state["phase"] == "game_over")
+            assert not page.rejected and "you play" in page.paper
+            return share
+
+    with OnlineServer(write_settings(tmp_path / "conf"), tmp_path / "state") as server:
+        share = asyncio.run(wait_and_play(server))
+    assert share <= AT_MOST, f"the waiting pdp1 used {share:.1%} of a core"
+
+
+def test_a_pdp1_killed_while_its_visitor_thinks_is_replaced_and_the_move_played_once(tmp_path, kalah_tape) -> None:
+    """``kill -9`` on the (suspended) pdp1: the visitor's move finds it gone; a fresh PDP-1 is given the game at
+    the same position, "one moment" shown meanwhile, and the move is played there, once."""
+    async def killed(server: OnlineServer) -> None:
+        async with OnlinePage(server) as page:
+            await page.send({"type": "play"})
+            await page.until(page.your_turn)
+            await page.settle(1.0)
+            board = page.state["board"]
+            (pdp1,) = _pdp1s(server)
+            os.kill(pdp1, signal.SIGKILL)
+            turn = page.state["turn"]
+            await page.move(page.state["legal"][0])
+            await page.until(lambda: any(m.get("notice") == "one_moment" for m in page.messages
+                                         if m["type"] == "state"))
+            await page.until(lambda: page.state["turn"] != turn or page.state["phase"] == "game_over", timeout=30)
+            assert page.paper.count("you play") == 1 and not page.rejected
+            assert board["bottom"] != page.state["board"]["bottom"]  # the move was played on the restored board
+            assert server.health()["restarts"] == 1 and _pdp1s(server) != [pdp1]
+
+    with OnlineServer(write_settings(tmp_path / "conf"), tmp_path / "state") as server:
+        asyncio.run(killed(server))
