@@ -30,6 +30,7 @@ from .store import GameStore, StoreError
 ID_BYTES = 16  # 128 random bits: an ID of 22 URL-safe characters, never guessed
 ID_CHARACTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 IN_PLAY = "not finished: the game is in play"
+RESUME_TURNS = 2  # turns a resumed game takes before its question: the new page, and the question itself
 
 
 def new_game_id() -> str:
@@ -111,7 +112,11 @@ class OnlineGame:
         raise GameAborted("attract", "no demonstration player online")  # online games are never in attract mode
 
     def keep(self, saved: SavedGame) -> None:
-        self._store(replace(saved, heading=f"online game {self.id}", fields=(("game", self.id),), result=IN_PLAY))
+        # the question the visitor will be asked next is numbered one on from now (turns go up as questions
+        # are asked): kept, so that a game resumed after the server's restart asks it with the same number
+        open_turn = self.session.turn + 1
+        self._store(replace(saved, heading=f"online game {self.id}", result=IN_PLAY,
+                            fields=(("game", self.id), ("turn", str(open_turn)))))
 
     def failed(self, failure: Failure) -> None:
         self.counters.add("restarts")
@@ -138,6 +143,9 @@ class OnlineGame:
     def _run(self) -> None:
         try:
             if self.saved is not None:
+                turn = self.saved.value_of("turn")
+                if turn.isdigit():  # resume_game and the next question each take a turn: the same number as before
+                    self.session.turn = int(turn) - RESUME_TURNS
                 if not self.session.resume_game(self.saved, "visitor", 1):
                     self.finished = True
                     return

@@ -25,8 +25,8 @@ max_waiting = {max_waiting}
 per_ip_games = {per_ip}
 pace = "fast"
 [game]
-pits = 2
-seeds = 1
+pits = {pits}
+seeds = {seeds}
 level = 1
 [choices]
 games = []
@@ -34,10 +34,11 @@ strengths = []
 """
 
 
-def write_settings(folder: Path, *, max_games: int = 2, max_waiting: int = 10, per_ip: int = 50) -> Path:
+def write_settings(folder: Path, *, max_games: int = 2, max_waiting: int = 10, per_ip: int = 50, pits: int = 2,
+                   seeds: int = 1) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "online.toml"
-    path.write_text(QUICK.format(max_games=max_games, max_waiting=max_waiting, per_ip=per_ip))
+    path.write_text(QUICK.format(max_games=max_games, max_waiting=max_waiting, per_ip=per_ip, pits=pits, seeds=seeds))
     return path
 
 

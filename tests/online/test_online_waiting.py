@@ -67,3 +67,40 @@ def test_a_pdp1_killed_while_its_visitor_thinks_is_replaced_and_the_move_played_
 
     with OnlineServer(write_settings(tmp_path / "conf"), tmp_path / "state") as server:
         asyncio.run(killed(server))
+
+
+def test_the_server_killed_and_started_again_resumes_the_game_at_the_same_board_and_turn(tmp_path,
+                                                                                      kalah_tape) -> None:
+    """``kill -9`` on the server mid-game; started again on the same state folder, the page that comes back
+    with its ID finds its game as it was: the same board, the same open turn, and it plays on."""
+    settings = write_settings(tmp_path / "conf", max_games=2, pits=4, seeds=3)
+    server = OnlineServer(settings, tmp_path / "state")
+
+    async def before() -> tuple[str, dict, int]:
+        async with OnlinePage(server) as page:
+            await page.send({"type": "play"})
+            await page.until(page.your_turn)
+            turn = page.state["turn"]
+            await page.move(page.state["legal"][-1])  # the last pit: its seeds go round to the PDP-1's side
+            await page.until(lambda: page.your_turn() and page.state["turn"] != turn)
+            assert page.paper.count("you play") == 1 and "pdp-1 plays" in page.paper
+            return page.game or "", page.state["board"], page.state["turn"]
+
+    async def after(game: str, board: dict, turn: int) -> None:
+        async with OnlinePage(server, game=game) as page:
+            assert page.game == game and not page.rejected
+            await page.until(page.your_turn, timeout=30)
+            assert page.state["board"]["bottom"] == board["bottom"] and page.state["board"]["top"] == board["top"]
+            assert page.state["turn"] == turn
+            await page.move(page.state["legal"][0])
+            await page.until(lambda: page.state["turn"] != turn or page.state["phase"] == "game_over")
+            assert not page.rejected
+
+    server.start()
+    try:
+        game, board, turn = asyncio.run(before())
+        server.stop(signal.SIGKILL)
+        server.start()
+        asyncio.run(after(game, board, turn))
+    finally:
+        server.stop()
