@@ -115,8 +115,10 @@ class Site:
     def health(self) -> dict:
         running, waiting = self.lobby.counts()
         database = self.store.problem()
+        disk = disk_problem(self.settings.state_dir, self.settings.min_free_mb)
         c = self.counters
-        return {"status": "ok" if database is None else "failing", "games": running, "waiting": waiting,
+        return {"status": "ok" if database is None and disk is None else "failing",
+                "problems": [problem for problem in (database, disk) if problem], "games": running, "waiting": waiting,
                 "machines": self.machines(), "max_games": self.settings.max_games,
                 "games_played": c.games_played, "mismatches": c.mismatches, "restarts": c.restarts,
                 "errors": c.errors, "database": database or "ok", "server": self.name, "pid": os.getpid(),
@@ -219,7 +221,8 @@ def build_app(site: Site) -> web.Application:
             if game is None:
                 problem = site.problem_for_new_games()
                 if problem is not None:
-                    client.send(json.dumps({"type": "rejected", "reason": f"no new game can be kept now: {problem}"}))
+                    said = {"type": "rejected", "reason": f"no new game can be kept now: {problem}"}
+                    await ws.send_str(json.dumps(said))
                     await ws.close()
                     return ws
                 game = site.new_game()
@@ -272,8 +275,13 @@ def build_app(site: Site) -> web.Application:
             place = site.lobby.join(game)
         except Full as full:
             client.send(json.dumps({"type": "full", "retry_s": full.retry_s}))
-            client.queue.put_nowait(None)
-            asyncio.get_running_loop().create_task(client.ws.close())
+            client.queue.put_nowait(None)  # the sender stops after it: then the connection is closed
+
+            async def close_after_sending() -> None:
+                await asyncio.wait([client.task], timeout=10)
+                await client.ws.close()
+
+            asyncio.get_running_loop().create_task(close_after_sending())
             return
         if place is not None:
             client.send(json.dumps(place.message()))

@@ -23,6 +23,7 @@ QUICK = """[online]
 max_games = {max_games}
 max_waiting = {max_waiting}
 per_ip_games = {per_ip}
+min_free_mb = {min_free_mb}
 pace = "fast"
 [game]
 pits = {pits}
@@ -35,18 +36,20 @@ strengths = []
 
 
 def write_settings(folder: Path, *, max_games: int = 2, max_waiting: int = 10, per_ip: int = 50, pits: int = 2,
-                   seeds: int = 1) -> Path:
+                   seeds: int = 1, min_free_mb: int = 0) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "online.toml"
-    path.write_text(QUICK.format(max_games=max_games, max_waiting=max_waiting, per_ip=per_ip, pits=pits, seeds=seeds))
+    path.write_text(QUICK.format(max_games=max_games, max_waiting=max_waiting, per_ip=per_ip, pits=pits, seeds=seeds,
+                                 min_free_mb=min_free_mb))
     return path
 
 
 class OnlineServer:
     """``python -m python_bridge online`` as a subprocess; stopping it leaves no pdp1 behind."""
 
-    def __init__(self, settings: Path, state_dir: Path) -> None:
+    def __init__(self, settings: Path, state_dir: Path, ready=lambda h: h["status"] == "ok") -> None:
         self.settings = settings
+        self.ready = ready  # what health must say before the server counts as started
         self.state_dir = state_dir
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -61,7 +64,7 @@ class OnlineServer:
                  "--port", str(self.port), "--state-dir", str(self.state_dir)],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         try:
-            self.wait_for(lambda h: h["status"] == "ok", timeout)
+            self.wait_for(self.ready, timeout)
         except AssertionError:
             self.stop()
             raise

@@ -71,3 +71,35 @@ def test_one_address_holds_at_most_per_ip_games_connections(tmp_path, kalah_tape
 
     with OnlineServer(write_settings(tmp_path / "conf", per_ip=3), tmp_path / "state") as server:
         asyncio.run(many(server))
+
+
+def test_a_full_disk_refuses_new_games_with_a_clear_message_and_keeps_the_records(tmp_path, kalah_tape) -> None:
+    """The disk "full" (``min_free_mb`` above what is free): a new game is refused in one line, health says
+    why (503), and the game kept before is whole, by its ID, record and paper alike."""
+    state = tmp_path / "state"
+
+    async def play(server: OnlineServer) -> str:
+        async with OnlinePage(server) as page:
+            await page.send({"type": "play"})
+            await page.play_out()
+            return page.game or ""
+
+    async def refused(server: OnlineServer, game: str) -> None:
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(server.url + "/ws", origin=server.url)
+            said = await ws.receive(timeout=10)
+            assert json.loads(said.data)["reason"].startswith("no new game can be kept now: the disk is nearly full")
+            assert (await ws.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        async with OnlinePage(server, game=game) as back:  # a kept game is still shown by its ID
+            assert back.game == game and back.state["phase"] == "game_over"
+
+    with OnlineServer(write_settings(tmp_path / "conf"), state) as server:
+        game = asyncio.run(play(server))
+        server.wait_for(lambda h: h["games_played"] == 1)
+        kept = server.get(f"/games/{game}/record.txt")
+    answering = lambda h: "server" in h  # noqa: E731 - it answers, failing
+    with OnlineServer(write_settings(tmp_path / "full", min_free_mb=1_000_000), state, answering) as server:
+        health = server.health()
+        assert health["status"] == "failing" and "the disk is nearly full" in health["problems"][0]
+        asyncio.run(refused(server, game))
+        assert server.get(f"/games/{game}/record.txt") == kept and kept[0] == 200
