@@ -39,6 +39,7 @@ let lastTouchSent = 0;
 let hintTimer = null;
 let rulesShownForVisit = false;
 let connection = null;
+let waiting = null;        // online: the "queue" or "full" message on show while no machine is ours
 
 const send = (message) => connection && connection.send(message);
 const watching = () => document.body.dataset.control === "no";
@@ -69,7 +70,8 @@ function sendAnswer(message) {
 function receive(msg) {
   switch (msg.type) {
     case "hello":
-      if (ONLINE && msg.game) sessionStorage.setItem(GAME_KEY, msg.game);
+      if (ONLINE && msg.game) showGame(msg.game);
+      waiting = null;
       paper.replaceSheet(msg.paper);
       board.stopSowing();
       render(msg.state, true);
@@ -85,6 +87,7 @@ function receive(msg) {
       break;
     }
     case "lights": consoleLights.setLights(msg, phase()); break;
+    case "queue": case "full": waiting = msg; drawTexts(); break;
     case "rejected":
       if (moveSent) { moveSent = false; board.stopSowing(); if (state) board.show(state.board); drawLegal(); }
       break;
@@ -191,6 +194,7 @@ function render(s, fresh) {
   drawTexts();
   buildChoices();
   $("notice").hidden = !s.notice;
+  $("download").hidden = !(ONLINE && s.mode === "visitor");
   consoleLights.drawStatus(s.phase);
 }
 
@@ -202,6 +206,7 @@ function drawNames() {
 // who plays the bottom row, as the page words it: "visitor" (you), "player" (the visitor, seen from a
 // watching page) or "demo" (attract mode's demonstration player)
 function bottomPlayer() {
+  if (ONLINE) return "visitor";  // online there is no demonstration player: the bottom row is always yours
   if (!state || state.mode !== "visitor") return "demo";
   return watching() ? "player" : "visitor";
 }
@@ -215,9 +220,23 @@ function moveText(last) {
   return text;
 }
 
+// online: the game's ID kept in the tab, and its paper a link away
+function showGame(game) {
+  sessionStorage.setItem(GAME_KEY, game);
+  $("download").href = `/games/${encodeURIComponent(game)}/paper.svg`;
+}
+
 function drawTexts() {
   const s = state;
   if (!s) return;
+  document.body.classList.toggle("in-line", Boolean(waiting && s.mode !== "visitor"));
+  if (waiting && s.mode !== "visitor") {  // no machine yet: the place in line, or when to come back
+    const minutes = Math.max(1, Math.ceil((waiting.estimate_s ?? waiting.retry_s) / 60));
+    $("status").textContent = waiting.type === "full" ? t("online.full", { minutes })
+      : t("online.queue", { position: waiting.position, minutes });
+    $("detail").textContent = "";
+    return;
+  }
   const who = bottomPlayer();
   let status = t(s.phase === "your_turn" && who === "player" ? "status.your_turn.player" : `status.${s.phase}`);
   let detail = s.last ? moveText(s.last) : "";
@@ -279,9 +298,18 @@ act("about", cards.showAbout);
 act("close-rules", () => { $("rules").hidden = true; });
 act("close-about", () => { $("about").hidden = true; });
 cards.closeOnShade();
-// Nothing a visitor could break: no context menu, no dragging, no keyboard shortcuts.
+// Nothing a visitor could break at the kiosk: no context menu, no dragging, no keyboard shortcuts.
 for (const kind of ["contextmenu", "dragstart", "selectstart"]) document.addEventListener(kind, (e) => e.preventDefault());
-document.addEventListener("keydown", (e) => e.preventDefault());
+// Online, a keyboard plays too: keys 1-6 are the pits from the visitor's left, s the pie rule's swap.
+document.addEventListener("keydown", (e) => {
+  if (!ONLINE) { e.preventDefault(); return; }
+  if (e.ctrlKey || e.altKey || e.metaKey) return;
+  if (/^[1-6]$/.test(e.key)) { e.preventDefault(); touchPit("visitor", Number(e.key)); }
+  else if ((e.key === "s" || e.key === "S") && state && state.swap) {
+    e.preventDefault();
+    document.querySelector('[data-action="swap"]').click();
+  }
+});
 window.addEventListener("resize", consoleLights.fit);
 
 // What the browser tests read, and the few calls they make as a visitor's touch would: read-only views
