@@ -17,7 +17,7 @@ KALAH_SRC := $(shell python3 python_bridge/machine/tapes.py kalah)
 PROVE_SRC := $(shell python3 python_bridge/machine/tapes.py prove)
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk online soak install-kiosk clean
+.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk online bench-online soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -160,6 +160,11 @@ kiosk: build
 online: MODE = kiosk
 online: build
 	$(PY) -m python_bridge online $(ARGS)
+
+## bench-online: the online exhibit under simulated visitors, ramped (STEPS=10,25,50,100,200 PACE=1960|fast ARGS=...)
+bench-online: MODE = test
+bench-online: build
+	$(PY) -m python_bridge bench-online $(if $(STEPS),--steps $(STEPS)) $(if $(PACE),--pace $(PACE)) $(ARGS)
 
 ## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk (no test tools), /etc/kalah-kiosk, the server and its screen (cage running Chromium) as systemd units (docs/kiosk.md)
 install-kiosk:

@@ -32,6 +32,7 @@ COMMANDS = {
     "bench-ref": "bench_ref",
     "bench-contract": "bench_contract",
     "bench-kiosk": "bench_kiosk",
+    "bench-online": "bench_online",
     "first-visit": "first_visit",
     "solve-table": "solve_table",
     "figures": "figures",

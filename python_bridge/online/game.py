@@ -30,6 +30,7 @@ from .store import GameStore, StoreError
 ID_BYTES = 16  # 128 random bits: an ID of 22 URL-safe characters, never guessed
 ID_CHARACTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 IN_PLAY = "not finished: the game is in play"
+MAX_REPLIES_KEPT = 1_000_000  # reply times kept for the load benchmark (8 MB at most)
 RESUME_TURNS = 2  # turns a resumed game takes before its question: the new page, and the question itself
 
 
@@ -47,6 +48,7 @@ class Counters:
     """What the host has done since it started (``/health``)."""
 
     games_played: int = 0
+    replies: list[float] = field(default_factory=list)  # seconds from a move's arrival to the next question
     mismatches: int = 0
     restarts: int = 0
     errors: int = 0
@@ -55,6 +57,11 @@ class Counters:
     def add(self, name: str) -> None:
         with self.lock:
             setattr(self, name, getattr(self, name) + 1)
+
+    def replied(self, seconds: float) -> None:
+        with self.lock:
+            if len(self.replies) < MAX_REPLIES_KEPT:
+                self.replies.append(round(seconds, 3))
 
 
 class OnlineSession(GameSession):
@@ -74,9 +81,18 @@ class OnlineSession(GameSession):
             machine.sim.suspend()
         self.owner.beat()
 
+    answered_at: float | None = None  # when the visitor's last move was taken
+
     def choose(self, game: Game) -> str:
+        """The visitor's move, the machine asleep meanwhile; the reply to the last move is timed here, from the
+        move's arrival to this question (the PDP-1's thinking and typing, as the server sees them)."""
+        if self.answered_at is not None:
+            self.owner.replied(time.monotonic() - self.answered_at)  # type: ignore[attr-defined]
+            self.answered_at = None
         try:
-            return super().choose(game)
+            keys = super().choose(game)
+            self.answered_at = time.monotonic()
+            return keys
         finally:
             machine = self.driver.machine
             if machine is not None:
@@ -117,6 +133,9 @@ class OnlineGame:
         open_turn = self.session.turn + 1
         self._store(replace(saved, heading=f"online game {self.id}", result=IN_PLAY,
                             fields=(("game", self.id), ("turn", str(open_turn)))))
+
+    def replied(self, seconds: float) -> None:
+        self.counters.replied(seconds)
 
     def failed(self, failure: Failure) -> None:
         self.counters.add("restarts")

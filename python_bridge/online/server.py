@@ -43,6 +43,7 @@ from .store import GameStore, StoreError
 
 SERVER_NAME = "kalah-online"  # the Server header: no versions
 NO_SUCH_GAME = "no such game: here is a new one"
+REPLIES_A_REQUEST = 100_000
 
 
 class Site:
@@ -120,7 +121,8 @@ class Site:
         return {"status": "ok" if database is None and disk is None else "failing",
                 "problems": [problem for problem in (database, disk) if problem], "games": running, "waiting": waiting,
                 "machines": self.machines(), "max_games": self.settings.max_games,
-                "games_played": c.games_played, "mismatches": c.mismatches, "restarts": c.restarts,
+                "games_played": c.games_played, "replies_timed": len(c.replies), "mismatches": c.mismatches,
+                "restarts": c.restarts,
                 "errors": c.errors, "database": database or "ok", "server": self.name, "pid": os.getpid(),
                 "rss_kb": rss_kb(), "connections": sum(len(s) for s in self.clients.values())}
 
@@ -178,6 +180,10 @@ def build_app(site: Site) -> web.Application:
 
     async def health(request: web.Request) -> web.Response:
         report = site.health()
+        since = request.query.get("replies", "")
+        if since.isdigit() and len(since) < 10:  # the load benchmark's: reply times from this one on
+            with site.counters.lock:
+                report["replies"] = site.counters.replies[int(since):int(since) + REPLIES_A_REQUEST]
         return web.json_response(report, status=200 if report["status"] == "ok" else 503,
                                  headers={"Cache-Control": "no-store"})
 

@@ -1,0 +1,59 @@
+"""``python -m python_bridge bench-online``: the online exhibit's load benchmark (argument parsing only;
+the measuring is ``bench.online_load``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..bench.online_load import STRENGTHS, run_bench
+from ..online.settings import PACES, RANGES
+from .validators import UsageError, add_seed, bounded_int, new_parser, run_guarded
+
+VISITORS = bounded_int(1, 1000)
+MAX_GAMES = bounded_int(*(int(n) for n in RANGES["max_games"]))
+MAX_STEPS = 10
+MAX_THINK_S = 60.0
+
+
+def steps(text: str) -> list[int]:
+    """An argparse ``type``: visitors at each step, ascending, comma-separated (``10,25,50``)."""
+    try:
+        values = [VISITORS(part) for part in text.split(",")]
+    except argparse.ArgumentTypeError as bad:
+        raise argparse.ArgumentTypeError(f"each step {bad}") from None
+    if not 1 <= len(values) <= MAX_STEPS or values != sorted(set(values)):
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_STEPS} ascending numbers of visitors, such as 10,25,50")
+    return values
+
+
+def think(text: str) -> tuple[float, float]:
+    """An argparse ``type``: the visitors' thinking, ``MIN-MAX`` seconds a move (0 to 60)."""
+    low, _, high = text.partition("-")
+    try:
+        values = (float(low), float(high))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be MIN-MAX seconds, such as 2-8, not {text[:40]!r}") from None
+    if not 0 <= values[0] <= values[1] <= MAX_THINK_S:
+        raise argparse.ArgumentTypeError(f"must be MIN-MAX seconds from 0 to {MAX_THINK_S:g}, MIN not above MAX")
+    return values
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser("python -m python_bridge bench-online",
+                        "Load the online exhibit with simulated visitors and print what one host serves.")
+    parser.add_argument("--steps", type=steps, default=[10, 25, 50, 100, 200], metavar="N,N,...",
+                        help="visitors at each step of the ramp, 1-1,000 each (default 10,25,50,100,200)")
+    parser.add_argument("--pace", choices=PACES, default="1960", help="1960 (the shipped pace, the default) or fast")
+    parser.add_argument("--strength", choices=STRENGTHS, help="the visitors' choice (default: the shipped one)")
+    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: the shipped, 8 a core)")
+    parser.add_argument("--think", type=think, default=(2.0, 8.0), metavar="MIN-MAX",
+                        help="seconds a visitor thinks a move, 0-60 (default 2-8)")
+    add_seed(parser, 1, "the seed of every visitor's thinking and moves")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    return run_guarded(lambda: run_bench(args.steps, args.pace, args.strength, args.seed, args.max_games,
+                                         args.think),
+                       (UsageError,), needs_tape=True)
