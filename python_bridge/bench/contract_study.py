@@ -1,7 +1,7 @@
 """What each search-contract change buys, in depth at the default level's budget (``make bench-contract``,
 ``python -m python_bridge bench-contract``, whose command line is ``commands.bench_contract``).
 
-Issue 13 asked for each candidate change to be measured by itself on one
+Why: each candidate change to the search contract is measured by itself on one
 sample of positions, and kept only if it pays.  This study runs the default
 level's deepening (``search.level_move``'s rules: every search's positions
 counted, the one that passes the budget abandoned) with a searcher whose
