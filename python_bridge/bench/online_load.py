@@ -136,11 +136,19 @@ async def _visitor(url: str, number: int, seed: int, strength: str | None, step:
         await ws.close()
 
 
+def _reaped_children_cpu(pid: int) -> float:
+    """CPU seconds of the children ``pid`` has waited for (its pdp1s that ended): /proc's cutime and cstime."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
 def _usage(pid: int) -> tuple[float, float, int, int]:
-    """CPU seconds of the server and of its pdp1s, the resident memory of them all (KiB), how many pdp1s."""
+    """CPU seconds of the server and of its pdp1s (running, and ended), the resident memory of them all (KiB),
+    how many pdp1s run."""
     kids = descendants(pid)
     server = cpu_seconds(pid)
-    emulators = 0.0
+    emulators = _reaped_children_cpu(pid)
     for kid in kids:
         try:
             emulators += cpu_seconds(kid)
@@ -169,7 +177,7 @@ async def _step(url: str, pid: int, visitors: int, seed: int, strength: str | No
     cpu1 = _usage(pid)
     cores = len(os.sched_getaffinity(0))
     step.server_cpu = (cpu1[0] - cpu0[0]) / step.seconds / cores
-    step.emulator_cpu = max(0.0, cpu1[1] - cpu0[1]) / step.seconds / cores  # (pdp1s that ended are not counted)
+    step.emulator_cpu = max(0.0, cpu1[1] - cpu0[1]) / step.seconds / cores
     after = _health(url, first_reply)
     step.replies = after.get("replies", [])
     step.errors = after["errors"] - before["errors"]
