@@ -275,6 +275,8 @@ def build_app(site: Site) -> web.Application:
             if not pages:
                 del site.clients[game.id]
                 site.lobby.leave(game.id)  # nobody waits for it any more
+                if not game.running:  # a game never begun (or kept) is not held in memory for nobody
+                    site.games.pop(game.id, None)
 
     def join(client: Client, game: OnlineGame) -> None:
         try:
