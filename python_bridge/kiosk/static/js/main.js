@@ -313,9 +313,9 @@ document.addEventListener("keydown", (e) => {
 window.addEventListener("resize", consoleLights.fit);
 
 // What the browser tests read, and the few calls they make as a visitor's touch would: read-only views
-// of each module's own state, never the state itself.
+// of each module's own state (copies), never the state itself.
 window.kiosk = {
-  get state() { return state; },
+  get state() { return state && structuredClone(state); },
   get shown() { return board.drawn(); },
   get paper() { return { text: paper.text() }; },
   get lights() { return consoleLights.lastLights(); },
