@@ -118,6 +118,10 @@ async def _visitor(url: str, number: int, seed: int, strength: str | None, step:
                 state = data
             elif kind == "full":
                 break
+            elif kind == "rejected" and state.get("phase") == "your_turn":  # (too fast for the rate limit)
+                await asyncio.sleep(1.0)  # as a person taps again
+                await ws.send_str(json.dumps({"type": "move", "pit": rng.choice(state["legal"]),
+                                              "turn": state["turn"]}))
             if state.get("mode") == "visitor" and waited is None:
                 waited = time.monotonic() - asked
             if state.get("phase") == "game_over":

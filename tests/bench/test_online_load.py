@@ -17,7 +17,7 @@ pytestmark = pytest.mark.simh
 
 def test_a_small_ramp_prints_a_row_a_step_and_the_capacity(kalah_tape) -> None:
     done = subprocess.run([sys.executable, "-m", "python_bridge", "bench-online", "--steps", "1,3", "--pace", "fast",
-                           "--think", "0-0.05", "--strength", "gentle"], cwd=ROOT, capture_output=True, text=True,
+                           "--think", "0.2-0.4", "--strength", "gentle"], cwd=ROOT, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
