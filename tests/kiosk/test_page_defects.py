@@ -57,6 +57,7 @@ def test_a_flash_goes_with_its_move_and_the_paper_never_asks_for_a_key(browser_p
     with _server(tmp_path, sound=False) as server:
         page.goto(server.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
+        page.wait_for_selector('body[data-control="yes"]')  # connected: the catalogues were loaded before
         # a language chosen while a flash shows (as its button chooses it): the flash says it in that language
         said = page.evaluate("""() => {
           kiosk.flash('flash.capture', {n: 3});
