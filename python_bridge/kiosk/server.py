@@ -33,12 +33,10 @@ import hmac
 import json
 import logging
 import os
-import signal
 import time
 from pathlib import Path
 
-from aiohttp import WSMsgType, web, web_response
-from aiohttp.abc import AbstractAccessLogger
+from aiohttp import WSMsgType, web
 
 from .config import KioskConfig, describe
 from .health import open_fds
@@ -46,28 +44,13 @@ from .messages import MAX_MESSAGE_BYTES, BadMessage, TokenBucket, parse_message
 from .procinfo import process_count, rss_kb
 from .runner import KioskRunner
 from .sdnotify import notify, watchdog_interval
+from .web_guard import guarded_app, listen, stop_requested
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 CLIENT_BACKLOG = 2000  # messages waiting for one slow page before it is dropped (it reconnects)
 RUNNER_KEY: web.AppKey[KioskRunner] = web.AppKey("runner", KioskRunner)
-MAX_PATH = 256  # longer paths (and query strings) are 404 at once: no file of the kiosk's is named so
 SERVER_NAME = "kalah-kiosk"  # the Server header: no Python or aiohttp version for a scanner to match
 WATCHING = "this screen only watches"
-# aiohttp names itself and Python's version in every response's Server header, even in the answers its
-# parser gives to malformed requests (which no application hook sees); its one default is replaced here
-web_response.SERVER_SOFTWARE = SERVER_NAME  # type: ignore[attr-defined]
-
-
-class AccessLog(AbstractAccessLogger):
-    """One line a request; a healthy ``/health`` is left out (a watchdog polls it every few seconds)."""
-
-    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
-        if request.path == "/health" and response.status == 200:
-            return
-        if request.path == "/ws" and response.status == 503:  # a refused screen: logged by Refusals
-            return
-        self.logger.info('%s "%s %s" %d %.3f s', request.remote, request.method, request.path[:MAX_PATH],
-                         response.status, time)
 
 
 class Client:
@@ -201,27 +184,7 @@ def build_app(runner: KioskRunner, hub: Hub, config: KioskConfig) -> web.Applica
     hosts = {f"{name}:{config.port}" for name in config.allowed_hosts}
     origins = {f"http://{host}" for host in hosts}
 
-    @web.middleware
-    async def guard(request: web.Request, handler) -> web.StreamResponse:
-        if len(request.path) > MAX_PATH or len(request.query_string) > MAX_PATH:
-            raise web.HTTPNotFound()
-        if request.headers.get("Host") not in hosts:
-            raise web.HTTPForbidden(text="this kiosk answers only to its own name\n")
-        origin = request.headers.get("Origin")
-        if origin is not None and origin not in origins:
-            raise web.HTTPForbidden(text="pages of other sites may not use this kiosk\n")
-        try:
-            return await handler(request)
-        except web.HTTPException:
-            raise
-        except OSError:  # a path the file system refuses (a name too long...): nothing is there
-            raise web.HTTPNotFound() from None
-
-    async def quiet_server(request: web.Request, response: web.StreamResponse) -> None:
-        response.headers["Server"] = SERVER_NAME
-
-    app = web.Application(client_max_size=4096, middlewares=[guard])
-    app.on_response_prepare.append(quiet_server)
+    app = guarded_app(hosts, origins, SERVER_NAME, "this kiosk")
     app[RUNNER_KEY] = runner
     started = time.time()
     rejections_shown: dict[int, float] = {}
@@ -302,18 +265,8 @@ async def serve(config: KioskConfig, log: logging.Logger) -> None:
     hub = Hub(loop, config.control_token)
     runner = KioskRunner(config, hub.publish, log)
     app = build_app(runner, hub, config)
-    site_runner = web.AppRunner(app, access_log_class=AccessLog, access_log=logging.getLogger("aiohttp.access"),
-                                handle_signals=False, keepalive_timeout=config.header_timeout)
-    await site_runner.setup()
-    site = web.TCPSite(site_runner, config.host, config.port)
-    try:
-        await site.start()
-    except OSError:
-        await site_runner.cleanup()
-        raise
-    stop = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    site_runner = await listen(app, config.host, config.port, config.header_timeout)
+    stop = stop_requested(loop)
     runner.start()
     began = time.monotonic()
     log.info("kiosk started: serving http://%s:%d/ (pid %d); configuration: %s", config.host, config.port,

@@ -94,6 +94,9 @@ def tape_problem(path: Path) -> str | None:
     return problems[0] + more
 
 
+_SYMBOLS: dict[Path, tuple[tuple[int, int, int], dict[str, int]]] = {}  # a table read, by file and identity
+
+
 def _verified(path: Path) -> str | None:
     info = path.stat()
     key = (info.st_mtime_ns, info.st_size, info.st_ino)
@@ -161,7 +164,12 @@ def ensure_tapes() -> list[Path]:
 def program_symbols(program: Program = GAME) -> dict[str, int]:
     """A program's symbol table (label -> address), as assembled for its tape (the game's by default)."""
     ensure_tape(program=program)
-    return json.loads(program.symbols.read_text())
+    info = program.symbols.stat()
+    identity = (info.st_mtime_ns, info.st_size, info.st_ino)
+    known = _SYMBOLS.get(program.symbols)
+    if known is None or known[0] != identity:  # read once a punching: the online server starts games often
+        known = _SYMBOLS[program.symbols] = (identity, json.loads(program.symbols.read_text()))
+    return dict(known[1])
 
 
 class ProtocolError(SimhError):

@@ -20,7 +20,6 @@ import json
 import logging
 import os
 import secrets
-import signal
 import socket
 import time
 from pathlib import Path
@@ -34,8 +33,9 @@ from ..kiosk.game_session import NOTICE_ONE_MOMENT
 from ..kiosk.health import disk_problem
 from ..kiosk.messages import MAX_MESSAGE_BYTES, BadMessage, TokenBucket, parse_message
 from ..kiosk.procinfo import rss_kb
-from ..kiosk.server import MAX_PATH, STATIC_DIR, AccessLog, Client
+from ..kiosk.server import STATIC_DIR, Client
 from ..kiosk.view import board_view
+from ..kiosk.web_guard import guarded_app, listen, stop_requested
 from .game import Counters, OnlineGame, new_game_id, saved_game, well_formed
 from .lobby import Full, Lobby, Place
 from .settings import OnlineSettings
@@ -151,27 +151,8 @@ def build_app(site: Site) -> web.Application:
     hosts = {h for name in settings.allowed_hosts for h in (name, f"{name}:{settings.port}")}
     origins = {f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")}
 
-    @web.middleware
-    async def guard(request: web.Request, handler) -> web.StreamResponse:
-        if len(request.path) > MAX_PATH or (len(request.query_string) > MAX_PATH and request.path != "/ws"):
-            raise web.HTTPNotFound()  # (an overlong game ID on /ws is malformed: refused, and a new game given)
-        if request.headers.get("Host") not in hosts:
-            raise web.HTTPForbidden(text="this site answers only to its own name\n")
-        origin = request.headers.get("Origin")
-        if origin is not None and origin not in origins:
-            raise web.HTTPForbidden(text="pages of other sites may not use this one\n")
-        try:
-            return await handler(request)
-        except web.HTTPException:
-            raise
-        except OSError:
-            raise web.HTTPNotFound() from None
-
-    async def quiet_server(request: web.Request, response: web.StreamResponse) -> None:
-        response.headers["Server"] = SERVER_NAME
-
-    app = web.Application(client_max_size=4096, middlewares=[guard])
-    app.on_response_prepare.append(quiet_server)
+    # (an overlong game ID on /ws is malformed: refused there, and a new game given)
+    app = guarded_app(hosts, origins, SERVER_NAME, "this site", long_query_paths=frozenset({"/ws"}))
     page = (STATIC_DIR / "index.html").read_text(encoding="utf-8").replace(
         "<body ", '<body data-site="online" ', 1)
 
@@ -347,18 +328,8 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
     loop = asyncio.get_running_loop()
     site = Site(settings, loop, log)
     app = build_app(site)
-    runner = web.AppRunner(app, access_log_class=AccessLog, access_log=logging.getLogger("aiohttp.access"),
-                           handle_signals=False, keepalive_timeout=settings.header_timeout)
-    await runner.setup()
-    tcp = web.TCPSite(runner, settings.host, settings.port)
-    try:
-        await tcp.start()
-    except OSError:
-        await runner.cleanup()
-        raise
-    stop = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    runner = await listen(app, settings.host, settings.port, settings.header_timeout)
+    stop = stop_requested(loop)
     log.info("online: serving http://%s:%d/ (pid %d, %s); %d games at once, games kept in %s", settings.host,
              settings.port, os.getpid(), site.name, settings.max_games, site.store.path)
     try:

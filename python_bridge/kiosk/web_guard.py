@@ -1,0 +1,92 @@
+"""What every web server of this project does before and around its own pages: the kiosk's one screen
+and the online exhibit's many visitors share it, so the two cannot drift apart.
+
+* ``guarded_app``: an aiohttp application whose every request must name one of the server's own hosts
+  (no DNS rebinding) and, if it carries an Origin, one of its own origins (no page of another site
+  drives it); an overlong path or query is 404 at once; a path the file system refuses is 404, never
+  500; and the ``Server`` header is a bare name, no Python or aiohttp version for a scanner to match.
+* ``listen`` and ``stop_requested``: the site started on its address with the header timeout (an idle
+  keep-alive connection closed after it), and the event SIGTERM or SIGINT sets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import Iterable
+
+from aiohttp import web, web_response
+from aiohttp.abc import AbstractAccessLogger
+
+MAX_PATH = 256  # longer paths (and query strings) are 404 at once: no file of ours is named so
+CLIENT_MAX_BYTES = 4096  # no request of ours has a body larger
+
+
+class AccessLog(AbstractAccessLogger):
+    """One line a request; a healthy ``/health`` is left out (a watchdog polls it every few seconds), and
+    so is a refused kiosk screen (``/ws`` 503: its server logs the episode once)."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        if request.path == "/health" and response.status == 200:
+            return
+        if request.path == "/ws" and response.status == 503:
+            return
+        self.logger.info('%s "%s %s" %d %.3f s', request.remote, request.method, request.path[:MAX_PATH],
+                         response.status, time)
+
+
+def guarded_app(hosts: Iterable[str], origins: Iterable[str], server_name: str, who: str,
+                long_query_paths: frozenset[str] = frozenset()) -> web.Application:
+    """An application answering only to ``hosts`` (Host headers) and ``origins``; ``who`` names the
+    server in its refusals ("this kiosk"); ``long_query_paths`` may carry a query past ``MAX_PATH``
+    (the handler judges it, as ``/ws`` judges a malformed game ID)."""
+    hosts, origins = frozenset(hosts), frozenset(origins)
+    # aiohttp names itself in the answers its parser gives to malformed requests, which no hook sees
+    web_response.SERVER_SOFTWARE = server_name  # type: ignore[attr-defined]
+
+    @web.middleware
+    async def guard(request: web.Request, handler) -> web.StreamResponse:
+        if len(request.path) > MAX_PATH or (len(request.query_string) > MAX_PATH
+                                            and request.path not in long_query_paths):
+            raise web.HTTPNotFound()
+        if request.headers.get("Host") not in hosts:
+            raise web.HTTPForbidden(text=f"{who} answers only to its own name\n")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in origins:
+            raise web.HTTPForbidden(text=f"pages of other sites may not use {who}\n")
+        try:
+            return await handler(request)
+        except web.HTTPException:
+            raise
+        except OSError:  # a path the file system refuses (a name too long...): nothing is there
+            raise web.HTTPNotFound() from None
+
+    async def quiet_server(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers["Server"] = server_name
+
+    app = web.Application(client_max_size=CLIENT_MAX_BYTES, middlewares=[guard])
+    app.on_response_prepare.append(quiet_server)
+    return app
+
+
+async def listen(app: web.Application, host: str, port: int, header_timeout: float) -> web.AppRunner:
+    """``app`` served on ``host:port``, every request one line in ``aiohttp.access``; the runner to clean
+    up (an address in use raises ``OSError``, nothing left open)."""
+    runner = web.AppRunner(app, access_log_class=AccessLog, access_log=logging.getLogger("aiohttp.access"),
+                           handle_signals=False, keepalive_timeout=header_timeout)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    return runner
+
+
+def stop_requested(loop: asyncio.AbstractEventLoop) -> asyncio.Event:
+    """An event set by SIGTERM (systemd stopping the service) or SIGINT (Ctrl-C)."""
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    return stop
