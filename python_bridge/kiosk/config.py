@@ -207,6 +207,17 @@ def _check(key: str, value: object, base: Path) -> object:
     return checked
 
 
+def checked_hosts(value: object) -> tuple[str, ...]:
+    """``allowed_hosts`` as the operator wrote it, if it is 1 to ``MAX_HOSTS`` plain host names: the
+    names a page may reach a server of ours by (the kiosk's and the online exhibit's alike)."""
+    def host(h: object) -> bool:
+        return isinstance(h, str) and 0 < len(h) <= MAX_HOST_NAME and not set(h) - HOST_CHARS
+
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_HOSTS or not all(host(h) for h in value):
+        raise ConfigError(f"allowed_hosts must be a list of 1 to {MAX_HOSTS} host names (lower case, no port)")
+    return tuple(value)
+
+
 def _checked(key: str, value: object, base: Path) -> object:
     """``value`` for ``key`` as the kiosk uses it; ConfigError says what is allowed (``_check`` adds the value)."""
     if key in _INT_RANGES:
@@ -260,12 +271,7 @@ def _checked(key: str, value: object, base: Path) -> object:
                               "digits, - or _")
         return value
     if key == "allowed_hosts":
-        def host(h: object) -> bool:
-            return isinstance(h, str) and 0 < len(h) <= MAX_HOST_NAME and not set(h) - HOST_CHARS
-
-        if not isinstance(value, list) or not 1 <= len(value) <= MAX_HOSTS or not all(host(h) for h in value):
-            raise ConfigError(f"allowed_hosts must be a list of 1 to {MAX_HOSTS} host names (lower case, no port)")
-        return tuple(value)
+        return checked_hosts(value)
     if key == "state_dir":
         if not isinstance(value, str) or not value:
             raise ConfigError("state_dir must be a folder name")

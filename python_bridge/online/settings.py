@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tools.user_files import UserFileError, read_user_text
 
-from ..kiosk.config import HOST_CHARS, MAX_CONFIG_BYTES, MAX_HOST_NAME, MAX_HOSTS, ConfigError, KioskConfig
+from ..kiosk.config import MAX_CONFIG_BYTES, MAX_HOST_NAME, MAX_HOSTS, ConfigError, KioskConfig, checked_hosts
 from ..kiosk.config import parse_config as parse_kiosk_config
 
 GAMES_PER_CORE = 8  # emulators a core runs at once by default (make bench-online measures what a host holds)
@@ -101,11 +101,7 @@ def checked(key: str, value: object) -> object:
         except ValueError:
             raise ConfigError("trusted_proxies must be a list of IP addresses") from None
     if key == "allowed_hosts":
-        if (not isinstance(value, list) or not 1 <= len(value) <= MAX_HOSTS
-                or not all(isinstance(h, str) and 0 < len(h) <= MAX_HOST_NAME and not set(h) - HOST_CHARS
-                           for h in value)):
-            raise ConfigError(f"allowed_hosts must be a list of 1 to {MAX_HOSTS} host names (lower case, no port)")
-        return tuple(value)
+        return checked_hosts(value)
     if key == "database":
         if not isinstance(value, str) or len(value) > MAX_HOST_NAME:
             raise ConfigError("database must be \"\" (SQLite under state_dir)")

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import aiohttp
 
-from tests.processes import still_running
 from tests.programs import need
+from tests.server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,80 +54,25 @@ def write_config(folder: Path, *, idle: float = 30, countdown: float = 3, attrac
     return path
 
 
-class KioskServer:
+class KioskServer(ServerProcess):
     """``python -m python_bridge kiosk --config FILE`` as a subprocess; stopping it leaves no pdp1 behind."""
+
+    what = "the kiosk"
 
     def __init__(self, config: Path, env: dict[str, str] | None = None) -> None:
         self.config = config
-        self.env = env
-        text = config.read_text()
-        self.port = int(text.split("port = ")[1].split()[0])
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = config.parent / "server-output.txt"
-        self.proc: subprocess.Popen | None = None
-        self.pdp1_pids: set[int] = set()
+        self.port = int(config.read_text().split("port = ")[1].split()[0])
+        super().__init__(["kiosk", "--config", str(config)], f"http://127.0.0.1:{self.port}",
+                         config.parent / "server-output.txt", env)
 
     def start(self, timeout: float = 20, ready=lambda h: h["status"] == "ok" and h["pdp1_alive"]) -> "KioskServer":
-        """Start the server and wait until its health satisfies ``ready`` (healthy, by default)."""
-        with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "python_bridge", "kiosk", "--config", str(self.config)],
-                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(self.env or {})})
-        try:
-            self.wait_for(ready, timeout)
-        except AssertionError:  # a server that never got ready is stopped all the same, never left behind
-            self.stop()
-            raise
-        return self
+        return super().start(timeout, ready)
 
     def health(self) -> dict:
-        try:
-            with urllib.request.urlopen(self.url + "/health", timeout=5) as answer:
-                report = json.loads(answer.read())
-        except urllib.error.HTTPError as err:
-            report = json.loads(err.read())
+        report = super().health()
         if report.get("pdp1_pid"):
-            self.pdp1_pids.add(report["pdp1_pid"])
+            self.seen.add(report["pdp1_pid"])
         return report
-
-    def wait_for(self, condition, timeout: float = 20, what: str = "the kiosk") -> dict:
-        deadline = time.monotonic() + timeout
-        last: dict = {}
-        while time.monotonic() < deadline:
-            assert self.proc is not None and self.proc.poll() is None, self.output()
-            try:
-                last = self.health()
-                if condition(last):
-                    return last
-            except (OSError, ValueError):
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"{what}: condition not met in {timeout} s; last health {last}\n{self.output()}")
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.proc = None
-        left = still_running(self.pdp1_pids)
-        for pid in left:
-            os.kill(pid, signal.SIGKILL)
-        assert not left, f"pdp1 processes left behind: {left}"
-
-    def __enter__(self) -> "KioskServer":
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 class Page:

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import aiohttp
 
-from python_bridge.kiosk.procinfo import descendants
-from tests.kiosk.kiosk_support import ROOT, Page, free_port
-from tests.processes import still_running
+from tests.kiosk.kiosk_support import Page, free_port
+from tests.server_process import ServerProcess
 
 # A game over in a few moves: 2 pits, 1 seed, the PDP-1 one ply deep, no choices offered.
 QUICK = """[online]
@@ -44,7 +36,7 @@ def write_settings(folder: Path, *, max_games: int = 2, max_waiting: int = 10, p
     return path
 
 
-class OnlineServer:
+class OnlineServer(ServerProcess):
     """``python -m python_bridge online`` as a subprocess; stopping it leaves no pdp1 behind."""
 
     def __init__(self, settings: Path, state_dir: Path, ready=lambda h: h["status"] == "ok") -> None:
@@ -52,76 +44,11 @@ class OnlineServer:
         self.ready = ready  # what health must say before the server counts as started
         self.state_dir = state_dir
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = settings.parent / "server-output.txt"
-        self.proc: subprocess.Popen | None = None
-        self.seen: set[int] = set()  # every process the server ran (its pdp1s)
+        super().__init__(["online", "--config", str(settings), "--port", str(self.port), "--state-dir",
+                          str(state_dir)], f"http://127.0.0.1:{self.port}", settings.parent / "server-output.txt")
 
-    def start(self, timeout: float = 20) -> "OnlineServer":
-        with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "python_bridge", "online", "--config", str(self.settings),
-                 "--port", str(self.port), "--state-dir", str(self.state_dir)],
-                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            self.wait_for(self.ready, timeout)
-        except AssertionError:
-            self.stop()
-            raise
-        return self
-
-    def get(self, path: str) -> tuple[int, str]:
-        try:
-            with urllib.request.urlopen(self.url + path, timeout=10) as answer:
-                return answer.status, answer.read().decode()
-        except urllib.error.HTTPError as err:
-            return err.code, err.read().decode()
-
-    def health(self) -> dict:
-        if self.proc is not None:
-            self.seen.update(descendants(self.proc.pid))
-        return json.loads(self.get("/health")[1])
-
-    def wait_for(self, condition, timeout: float = 20, what: str = "the server") -> dict:
-        deadline = time.monotonic() + timeout
-        last: dict = {}
-        while time.monotonic() < deadline:
-            assert self.proc is not None and self.proc.poll() is None, self.output()
-            try:
-                last = self.health()
-                if condition(last):
-                    return last
-            except (OSError, ValueError):
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"{what}: condition not met in {timeout} s; last health {last}\n{self.output()}")
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.proc is None:
-            return
-        self.seen.update(descendants(self.proc.pid))
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.proc = None
-        time.sleep(0.2)
-        left = still_running(self.seen)
-        for pid in left:
-            os.kill(pid, signal.SIGKILL)
-        assert not left, f"processes left behind: {left}"
-
-    def __enter__(self) -> "OnlineServer":
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def start(self, timeout: float = 20, ready=None) -> "OnlineServer":
+        return super().start(timeout, ready or self.ready)
 
 
 class OnlinePage(Page):
