@@ -52,11 +52,18 @@ class Counters:
     mismatches: int = 0
     restarts: int = 0
     errors: int = 0
+    thinking_1960_s: float = 0.0  # the paced thinking of the games ended: its 1960 seconds, counted
+    thinking_wall_s: float = 0.0  # and the wall seconds it took (how closely the host kept the pace)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, name: str) -> None:
         with self.lock:
             setattr(self, name, getattr(self, name) + 1)
+
+    def paced(self, counted: float, wall: float) -> None:
+        with self.lock:
+            self.thinking_1960_s += counted
+            self.thinking_wall_s += wall
 
     def replied(self, seconds: float) -> None:
         with self.lock:
@@ -194,6 +201,8 @@ class OnlineGame:
             self.counters.add("errors")
             self.log.exception("game %s: unexpected error", self.id)
         finally:
+            pacer = self.session.driver.pacer
+            self.counters.paced(pacer.paced_seconds, pacer.wall_seconds)
             self.session.driver.close()  # the machine is given back at once
             self._released(self)
 

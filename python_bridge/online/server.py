@@ -122,7 +122,8 @@ class Site:
                 "problems": [problem for problem in (database, disk) if problem], "games": running, "waiting": waiting,
                 "machines": self.machines(), "max_games": self.settings.max_games,
                 "games_played": c.games_played, "replies_timed": len(c.replies), "mismatches": c.mismatches,
-                "restarts": c.restarts,
+                "restarts": c.restarts, "thinking_1960_s": round(c.thinking_1960_s, 3),
+                "thinking_wall_s": round(c.thinking_wall_s, 3),
                 "errors": c.errors, "database": database or "ok", "server": self.name, "pid": os.getpid(),
                 "rss_kb": rss_kb(), "connections": sum(len(s) for s in self.clients.values())}
 

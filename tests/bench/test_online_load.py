@@ -25,4 +25,5 @@ def test_a_small_ramp_prints_a_row_a_step_and_the_capacity(kalah_tape) -> None:
     rows = [line.split() for line in lines[2:4]]
     assert [(row[0], row[1]) for row in rows] == [("1", "1"), ("3", "3")]  # visitors, games completed
     assert all(row[10] == "0" and row[11] == "0" for row in rows)  # no errors, no mismatches
+    assert all(len(row) == 14 and row[13] == "-" for row in rows)  # the pace column: "-", fast is unpaced
     assert lines[4].startswith("capacity: ")
