@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="visitors at each step of the ramp, 1-1,000 each (default 10,25,50,100,200)")
     parser.add_argument("--pace", choices=PACES, default="1960", help="1960 (the shipped pace, the default) or fast")
     parser.add_argument("--strength", choices=STRENGTHS, help="the visitors' choice (default: the shipped one)")
-    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: the shipped, 8 a core)")
+    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: the shipped, 50 a core)")
     parser.add_argument("--think", type=think, default=(2.0, 8.0), metavar="MIN-MAX",
                         help="seconds a visitor thinks a move, 0-60 (default 2-8)")
     add_seed(parser, 1, "the seed of every visitor's thinking and moves")

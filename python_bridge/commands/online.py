@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--state-dir", type=folder_name, metavar="DIR",
                         help="where the games are kept (default records/online; made if missing, checked first)")
     parser.add_argument("--pace", choices=PACES, help="1960: the PDP-1 at 1960 speed (the default); fast")
-    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: 8 a core)")
+    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: 50 a core)")
     return parser
 
 

@@ -19,7 +19,7 @@ from tools.user_files import UserFileError, read_user_text
 from ..kiosk.config import MAX_CONFIG_BYTES, MAX_HOST_NAME, MAX_HOSTS, ConfigError, KioskConfig, checked_hosts
 from ..kiosk.config import parse_config as parse_kiosk_config
 
-GAMES_PER_CORE = 8  # emulators a core runs at once by default (make bench-online measures what a host holds)
+GAMES_PER_CORE = 50  # emulators a core runs at once by default: what make bench-online measured a core holds
 DEFAULT_PORT = 8361
 PACES = ("1960", "fast")
 GAME_SECTIONS = ("game", "choices")  # the kiosk's, read by its parser
