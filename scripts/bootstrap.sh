@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up what a make target needs on a fresh Debian machine, idempotently, before it runs:
-#   scripts/bootstrap.sh [play|kiosk|test|bench] [debian-package ...]
+#   scripts/bootstrap.sh [play|kiosk|cluster|test|bench] [debian-package ...]
 #   1. Debian's packages when a program of theirs is missing: the mode's lines of
 #      scripts/debian-packages.txt (play: simh; test: the browser, the kiosk's screen programs and
 #      the tools the tests call), python3 and python3-venv (a minimal Debian has no venv), and any
@@ -9,7 +9,8 @@
 #      reads the package lists again when a package is not found in them.
 #   2. a Python virtual environment in .venv with the project and what the mode needs:
 #      play  - pexpect and the project (the default: make play, demo, build, crosscheck, ...)
-#      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak)
+#      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak, make online)
+#      cluster - and psycopg, with Debian's PostgreSQL and HAProxy (make online-cluster)
 #      test  - and pytest, hypothesis, playwright (make test)
 #      bench - and open-spiel, the strength benchmark's opponents (make bench-strength; a large wheel,
 #              so no other mode installs it)
@@ -20,14 +21,15 @@ cd "$(dirname "$0")/.."
 
 mode=play
 case "${1:-}" in
-    play|kiosk|test|bench) mode=$1; shift ;;
+    play|kiosk|cluster|test|bench) mode=$1; shift ;;
     "") ;;
-    *) echo "setup: no such mode '$1' (play, kiosk, test or bench)" >&2; exit 2 ;;
+    *) echo "setup: no such mode '$1' (play, kiosk, cluster, test or bench)" >&2; exit 2 ;;
 esac
 case $mode in
     play)  extras="";        modes="play" ;;
     kiosk) extras="[kiosk]"; modes="play kiosk" ;;
-    test)  extras="[test]";  modes="play kiosk test" ;;
+    cluster) extras="[cluster]"; modes="play kiosk cluster" ;;
+    test)  extras="[test]";  modes="play kiosk cluster test" ;;
     bench) extras="[bench]"; modes="play bench" ;;
 esac
 

@@ -43,9 +43,10 @@ def bridge() -> Callable[..., subprocess.CompletedProcess[str]]:
     """``bridge("play", "--pits", "3", stdin=...)``: ``python -m python_bridge`` as a process, from the project's
     root, its output captured as text; a timeout, so a command that hangs fails its test instead of the run."""
 
-    def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    def run(*args: str, stdin: str = "", timeout: float = 120,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "python_bridge", *args], cwd=ROOT, input=stdin,
-                              capture_output=True, text=True, timeout=timeout)
+                              capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
 
     return run
 

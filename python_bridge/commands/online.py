@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import tempfile
 from pathlib import Path
 
 from ..kiosk.config import ConfigError
 from ..machine.simh import SimhError
 from ..online.server import run  # aiohttp, the kiosk's extra: without it __main__ says so in one line
-from ..online.settings import PACES, RANGES, checked, load_settings
+from ..online.settings import DATABASE_VARIABLE, PACES, RANGES, checked, load_settings
+from ..online.store import StoreError
 from .validators import EXIT_FAILURE, UsageError, bounded_int, fail, folder_name, new_parser, readable_file, run_guarded
 
 PORT = bounded_int(*(int(n) for n in RANGES["port"]))
@@ -32,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where the games are kept (default records/online; made if missing, checked first)")
     parser.add_argument("--pace", choices=PACES, help="1960: the PDP-1 at 1960 speed (the default); fast")
     parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: 50 a core)")
+    parser.add_argument("--database", metavar="URL",
+                        help=f"postgresql://user@host:port/name: the games in PostgreSQL (or ${DATABASE_VARIABLE}; "
+                             "default: SQLite under the state folder)")
     return parser
 
 
@@ -49,7 +54,10 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings(args.config)
-        given = {"host": args.host, "port": args.port, "pace": args.pace, "max_games": args.max_games}
+        # the database: the option, else the environment (a password kept out of files), else the file's
+        database = args.database if args.database is not None else os.environ.get(DATABASE_VARIABLE)
+        given = {"host": args.host, "port": args.port, "pace": args.pace, "max_games": args.max_games,
+                 "database": database}
         changes = {key: checked(key, value) for key, value in given.items() if value is not None}
         if args.state_dir is not None:
             changes["state_dir"] = Path(args.state_dir)  # type: ignore[assignment]
@@ -65,5 +73,7 @@ def main(argv: list[str]) -> int:
             return fail(f"cannot serve on {settings.host}:{settings.port}: {exc.strerror or exc}", EXIT_FAILURE)
         except SimhError as exc:
             return fail(str(exc).splitlines()[0], EXIT_FAILURE)
+        except StoreError as exc:  # the database unreachable, or refusing its schema, at start
+            return fail(str(exc).splitlines()[0])
 
     return run_guarded(body, (UsageError,), needs_tape=True)

@@ -39,7 +39,7 @@ from ..kiosk.web_guard import guarded_app, listen, stop_requested
 from .game import Counters, OnlineGame, new_game_id, saved_game, well_formed
 from .lobby import Full, Lobby, Place
 from .settings import OnlineSettings
-from .store import GameStore, StoreError
+from .store import StoreError, open_store
 
 SERVER_NAME = "kalah-online"  # the Server header: no versions
 NO_SUCH_GAME = "no such game: here is a new one"
@@ -54,7 +54,7 @@ class Site:
         self.loop = loop
         self.log = log
         self.name = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"  # unique to this process
-        self.store = GameStore(settings.database_path)
+        self.store = open_store(settings.database, settings.state_dir)
         self.counters = Counters()
         self.games: dict[str, OnlineGame] = {}  # waiting or on a machine (kept ones are in the store)
         self.clients: dict[str, set[Client]] = collections.defaultdict(set)
@@ -332,7 +332,7 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
     runner = await listen(app, settings.host, settings.port, settings.header_timeout)
     stop = stop_requested(loop)
     log.info("online: serving http://%s:%d/ (pid %d, %s); %d games at once, games kept in %s", settings.host,
-             settings.port, os.getpid(), site.name, settings.max_games, site.store.path)
+             settings.port, os.getpid(), site.name, settings.max_games, site.store.where)
     try:
         await stop.wait()
     finally:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tools.user_files import UserFileError, read_user_text
 
-from ..kiosk.config import MAX_CONFIG_BYTES, MAX_HOST_NAME, MAX_HOSTS, ConfigError, KioskConfig, checked_hosts
+from ..kiosk.config import MAX_CONFIG_BYTES, MAX_HOSTS, ConfigError, KioskConfig, checked_hosts
 from ..kiosk.config import parse_config as parse_kiosk_config
 
 GAMES_PER_CORE = 50  # emulators a core runs at once by default: what make bench-online measured a core holds
@@ -27,8 +27,12 @@ GAME_SECTIONS = ("game", "choices")  # the kiosk's, read by its parser
 RANGES: dict[str, tuple[float, float]] = {
     "port": (1024, 65535), "max_games": (1, 1000), "max_waiting": (0, 100_000), "per_ip_games": (1, 1000),
     "idle_seconds": (30, 86_400), "header_timeout": (1, 300), "min_free_mb": (0, 1_000_000),
+    "lease_seconds": (2, 60),
 }
 INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb"}
+DATABASE_SCHEMES = ("postgresql://", "postgres://")
+MAX_DATABASE_URL = 1000
+DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
 KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database")
 
 
@@ -57,12 +61,9 @@ class OnlineSettings:
     min_free_mb: int = 100  # less free disk than this under state_dir: new games are refused
     trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For is believed
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")  # Host and Origin names the page is reached by
-    database: str = ""  # "": SQLite under state_dir (the embedded default)
+    database: str = ""  # "": SQLite under state_dir (the embedded default); "postgresql://...": past one host
+    lease_seconds: float = 4.0  # a server drives a game while it holds its lease, renewed four times a lease
     game: KioskConfig = field(default_factory=KioskConfig)
-
-    @property
-    def database_path(self) -> Path:
-        return self.state_dir / "games.sqlite3"
 
     def game_config(self) -> KioskConfig:
         """The kiosk settings one online game runs with: the pace, the idle time, its state folder."""
@@ -103,12 +104,17 @@ def checked(key: str, value: object) -> object:
     if key == "allowed_hosts":
         return checked_hosts(value)
     if key == "database":
-        if not isinstance(value, str) or len(value) > MAX_HOST_NAME:
-            raise ConfigError("database must be \"\" (SQLite under state_dir)")
-        if value:
-            raise ConfigError("database: only the embedded SQLite (\"\") is supported on one host")
-        return value
+        return checked_database(value)
     raise ConfigError(f"unknown setting {key!r} in [online]: use {', '.join(KEYS)}")
+
+
+def checked_database(value: object) -> str:
+    """``""`` (SQLite under the state folder) or a PostgreSQL URL, ``postgresql://user@host:port/name``."""
+    if (not isinstance(value, str) or len(value) > MAX_DATABASE_URL or any(c < " " or c == "\x7f" for c in value)
+            or (value and not value.startswith(DATABASE_SCHEMES))):
+        raise ConfigError(f"database must be \"\" (SQLite under state_dir) or a PostgreSQL URL "
+                          f"(postgresql://user@host:port/name, at most {MAX_DATABASE_URL} characters)")
+    return value
 
 
 def parse_settings(text: str, base: Path = Path(".")) -> OnlineSettings:

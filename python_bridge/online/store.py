@@ -1,88 +1,77 @@
-"""The online games, kept by ID: each game's record in the one record format, saved as it goes.
+"""The online games, kept by ID: each game's record in the one record format, saved as it goes, and who
+drives it now.
 
-Why SQLite, in WAL mode, one transaction a move: a host's games must survive the server's
-``kill -9``, and a page that comes back with its ID must find its game where it was; WAL lets the
-record downloads read while games write, and a transaction a move loses at most the move being
-written.  Past one host the same interface is PostgreSQL's (a later step changes the storage, not
-the game).  The record is the text ``replay`` checks (``driver.game_records``): what
-``/games/ID/record.txt`` serves is what is stored.
+Why a database, one transaction a move: a game must survive the server's ``kill -9``, and a page that
+comes back with its ID must find its game where it was.  What ``/games/ID/record.txt`` serves is what is
+stored: the text ``replay`` checks (``driver.game_records``).
+
+Two backends, one schema and one behaviour (``store_sql``'s SQL is theirs both):
+
+* SQLite (``store_sqlite``), the embedded default: a file under the state folder, WAL mode (record
+  downloads read while games write), for one host;
+* PostgreSQL (``store_postgres``), past one host: every server behind the load balancer shares it.
+
+One owner a game: a server drives a game only while it holds the game's lease (``owner``,
+``lease_until``, on the database's clock), renewed while it runs.  A save names its owner and is refused
+(``LeaseLost``) once another has taken the game, so a server that lost a game can never write it again.
 """
 
 from __future__ import annotations
 
-import sqlite3
-import threading
-import time
 from pathlib import Path
-
-SCHEMA = """
-create table if not exists games (
-    id text primary key,
-    created real not null,
-    updated real not null,
-    finished integer not null default 0,
-    record text not null
-)
-"""
-BUSY_TIMEOUT_S = 5.0  # a writer waits this long for another's transaction before it fails
+from typing import Protocol
 
 
 class StoreError(Exception):
-    """The database cannot be read or written (a full disk, a broken file): one line saying why."""
+    """The database cannot be read or written (a full disk, a broken file, a lost server): one line."""
 
 
-class GameStore:
-    """Games by ID in one SQLite file; safe to call from every game's thread (one connection, a lock)."""
+class LeaseLost(StoreError):
+    """The game is driven by another server now: this one must stop driving it."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, check_same_thread=False,
-                                       isolation_level=None)
-            self._db.execute("pragma journal_mode=wal")
-            self._db.execute("pragma synchronous=normal")  # WAL: a commit survives a crash of the server
-            self._db.execute(SCHEMA)
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"the games database {path} cannot be opened: {exc}") from None
 
-    def save(self, game_id: str, record: str, finished: bool = False) -> None:
-        """The game's record now (one transaction); StoreError when it cannot be written."""
-        now = time.time()
-        try:
-            with self._lock:
-                self._db.execute("begin immediate")
-                try:
-                    self._db.execute(
-                        "insert into games (id, created, updated, finished, record) values (?, ?, ?, ?, ?) "
-                        "on conflict(id) do update set updated = excluded.updated, finished = excluded.finished, "
-                        "record = excluded.record", (game_id, now, now, int(finished), record))
-                except BaseException:
-                    self._db.execute("rollback")
-                    raise
-                self._db.execute("commit")
-        except sqlite3.Error as exc:
-            raise StoreError(f"the game could not be saved: {exc}") from None
+class GameStore(Protocol):
+    """What the online server asks of its database, whichever it is (safe from every game's thread)."""
+
+    where: str  # the database as the log and the operator name it (a path, or a URL without its password)
+
+    def save(self, game_id: str, record: str, finished: bool = False, owner: str | None = None) -> None:
+        """The game's record now, in one transaction; with ``owner``, only while that server holds the lease
+        (``LeaseLost`` otherwise); StoreError when it cannot be written."""
 
     def load(self, game_id: str) -> tuple[str, bool] | None:
         """The game's record and whether it finished, or None when there is no such game."""
-        try:
-            with self._lock:
-                row = self._db.execute("select record, finished from games where id = ?", (game_id,)).fetchone()
-        except sqlite3.Error as exc:
-            raise StoreError(f"the games database cannot be read: {exc}") from None
-        return (row[0], bool(row[1])) if row else None
+
+    def take(self, game_id: str, owner: str, lease_s: float) -> bool:
+        """The game's lease for ``owner`` (a new game is made with it): True when it is free, expired, or
+        ``owner``'s already; False while another server holds it."""
+
+    def renew(self, owner: str, lease_s: float, game_ids: list[str]) -> set[str]:
+        """Every lease ``owner`` still holds among ``game_ids``, made ``lease_s`` longer: the set kept."""
+
+    def release(self, game_id: str, owner: str) -> None:
+        """``owner`` gives the game up (its page left, the game ended): anyone may take it at once."""
+
+    def lease_left(self, game_id: str) -> float | None:
+        """Seconds until the game's lease expires (0 when it is free), None when there is no such game."""
 
     def problem(self) -> str | None:
         """Why the database cannot be used now, or None (health asks; it writes nothing)."""
-        try:
-            with self._lock:
-                self._db.execute("select count(*) from games").fetchone()
-        except sqlite3.Error as exc:
-            return f"the games database cannot be read: {exc}"
-        return None
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        """Give the connection back."""
+
+
+def open_store(database: str, state_dir: Path) -> GameStore:
+    """The store ``database`` names: ``""`` is SQLite under ``state_dir``, ``postgresql://...`` PostgreSQL.
+    StoreError (one line) when it cannot be opened: an unreachable server, a folder that refuses a file."""
+    if database.startswith(("postgresql://", "postgres://")):
+        from .store_postgres import PostgresStore  # psycopg: only where PostgreSQL is used
+
+        return PostgresStore(database)
+    from .store_sqlite import SqliteStore
+
+    return SqliteStore(state_dir / SQLITE_NAME)
+
+
+SQLITE_NAME = "games.sqlite3"

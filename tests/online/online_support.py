@@ -16,11 +16,12 @@ max_games = {max_games}
 max_waiting = {max_waiting}
 per_ip_games = {per_ip}
 min_free_mb = {min_free_mb}
-pace = "fast"
+pace = "{pace}"
+idle_seconds = {idle_seconds}
 [game]
 pits = {pits}
 seeds = {seeds}
-level = 1
+level = {level}
 [choices]
 games = []
 strengths = []
@@ -28,11 +29,12 @@ strengths = []
 
 
 def write_settings(folder: Path, *, max_games: int = 2, max_waiting: int = 10, per_ip: int = 50, pits: int = 2,
-                   seeds: int = 1, min_free_mb: int = 0) -> Path:
+                   seeds: int = 1, min_free_mb: int = 0, pace: str = "fast", level: int = 1,
+                   idle_seconds: int = 300) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "online.toml"
     path.write_text(QUICK.format(max_games=max_games, max_waiting=max_waiting, per_ip=per_ip, pits=pits, seeds=seeds,
-                                 min_free_mb=min_free_mb))
+                                 min_free_mb=min_free_mb, pace=pace, level=level, idle_seconds=idle_seconds))
     return path
 
 

@@ -13,7 +13,7 @@ from python_bridge.online.settings import OnlineSettings, default_max_games, par
 def test_the_defaults_serve_loopback_with_sqlite_under_the_state_folder() -> None:
     settings = OnlineSettings()
     assert (settings.host, settings.port, settings.per_ip_games, settings.idle_seconds) == ("127.0.0.1", 8361, 4, 300)
-    assert settings.database_path.name == "games.sqlite3" and settings.max_games == default_max_games() >= 1
+    assert settings.database == "" and settings.max_games == default_max_games() >= 1
 
 
 def test_every_setting_is_read_from_the_online_section(tmp_path) -> None:
@@ -49,7 +49,9 @@ pits = 4
     ("[online]\nhost = \"example.org\"", "host must be an IP address"),
     ("[online]\ntrusted_proxies = [\"proxy\"]", "trusted_proxies must be a list of IP addresses"),
     ("[online]\nallowed_hosts = [\"Evil Host\"]", "allowed_hosts must be a list of 1 to 10 host names"),
-    ("[online]\ndatabase = \"postgres://x\"", "only the embedded SQLite"),
+    ("[online]\ndatabase = \"mysql://x\"", "database must be \"\" (SQLite under state_dir) or a PostgreSQL URL"),
+    ("[online]\ndatabase = \"postgresql://a\\nb\"", "database must be"),
+    ("[online]\nlease_seconds = 1", "lease_seconds must be a number from 2 to 60"),
     ("[online]\nspeed = 3", "unknown setting 'speed' in [online]"),
     ("[kiosk]\nport = 9000", "unknown section [kiosk]"),
     ("[game]\npits = 9", "pits must be a whole number from 1 to 6"),
@@ -83,3 +85,22 @@ def test_the_line_is_first_come_first_served_and_full_past_its_length() -> None:
     assert b.started and not c.started and told == [("c", 1)]
     lobby.leave("c")
     assert lobby.counts() == (1, 0)
+
+
+def test_the_database_comes_from_the_option_else_the_environment_else_the_file(tmp_path, bridge) -> None:
+    """Each way of naming the database is read, the option first: an unreachable PostgreSQL at start is one
+    line and exit 2 whichever named it, and a URL that is no database's is refused before anything starts."""
+    conf = tmp_path / "online.toml"
+    conf.write_text('[online]\ndatabase = "postgresql://file@127.0.0.1:9/none"\n')
+    state = ["--state-dir", str(tmp_path / "state"), "--port", "18361"]
+    from_file = bridge("online", "--config", str(conf), *state)
+    assert from_file.returncode == 2 and from_file.stderr.count("\n") == 1, from_file.stderr
+    assert "postgresql://file@127.0.0.1:9/none cannot be opened" in from_file.stderr
+    env = {"KALAH_DATABASE_URL": "postgresql://env@127.0.0.1:9/none"}
+    from_env = bridge("online", "--config", str(conf), *state, env=env)
+    assert from_env.returncode == 2 and "postgresql://env@" in from_env.stderr
+    given = bridge("online", "--config", str(conf), *state, "--database", "postgresql://opt:secret@127.0.0.1:9/x",
+                   env=env)
+    assert given.returncode == 2 and "postgresql://opt:***@" in given.stderr and "secret" not in given.stderr
+    wrong = bridge("online", *state, "--database", "sqlite:///tmp/x")
+    assert wrong.returncode == 2 and "database must be" in wrong.stderr and wrong.stderr.count("\n") == 1

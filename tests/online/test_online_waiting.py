@@ -105,3 +105,58 @@ def test_the_server_killed_and_started_again_resumes_the_game_at_the_same_board_
         asyncio.run(after(game, board, turn))
     finally:
         server.stop()
+
+
+def test_a_pdp1_stopped_while_it_thinks_is_replaced_and_the_game_goes_on_at_the_same_turn(tmp_path,
+                                                                                           kalah_tape) -> None:
+    """``kill -STOP`` on the pdp1 while it answers the visitor (at the 1960 pace it takes seconds): silent past
+    the watchdog, it is replaced by a fresh PDP-1, restored at the same position ("one moment" shown
+    meanwhile), and the next question is asked with the next turn, the visitor's move played once."""
+    async def stopped(server: OnlineServer) -> None:
+        async with OnlinePage(server) as page:
+            await page.send({"type": "play"})
+            await page.until(page.your_turn, timeout=60)
+            turn = page.state["turn"]
+            (pdp1,) = _pdp1s(server)
+            await page.move(page.state["legal"][0])
+            # (its thinking begun: the visitor's key typed, the machine woken from its wait long before)
+            await page.until(lambda: page.state["phase"] == "thinking" and page.state["turn"] == turn)
+            os.kill(pdp1, signal.SIGSTOP)
+            await page.until(lambda: any(m.get("notice") == "one_moment" for m in page.messages
+                                         if m["type"] == "state"), timeout=30)
+            await page.until(lambda: page.your_turn() or page.state["phase"] == "game_over", timeout=60)
+            assert page.paper.count("you play") == 1 and not page.rejected
+            if page.your_turn():
+                assert page.state["turn"] == turn + 1
+            assert server.health()["restarts"] == 1 and pdp1 not in _pdp1s(server)
+
+    settings = write_settings(tmp_path / "conf", pits=3, seeds=2, level=2, pace="1960")
+    with OnlineServer(settings, tmp_path / "state") as server:
+        asyncio.run(stopped(server))
+
+
+def test_a_game_left_idle_gives_its_machine_back_and_resumes_on_a_fresh_pdp1(tmp_path, kalah_tape) -> None:
+    """A game untouched for ``idle_seconds`` (30, the least) is kept and its machine given back; its visitor,
+    coming back with the ID, plays on at the same board and turn on a PDP-1 restored from the record."""
+    async def left_and_back(server: OnlineServer) -> None:
+        async with OnlinePage(server) as page:
+            await page.send({"type": "play"})
+            await page.until(page.your_turn)
+            turn = page.state["turn"]
+            await page.move(page.state["legal"][0])
+            await page.until(lambda: page.your_turn() and page.state["turn"] != turn)
+            board, turn = page.state["board"], page.state["turn"]
+            (first,) = _pdp1s(server)
+            server.wait_for(lambda h: h["machines"] == 0 and h["games"] == 0, timeout=45, what="the idle game")
+            assert _pdp1s(server) == []
+        async with OnlinePage(server, game=page.game) as back:
+            await back.until(back.your_turn, timeout=30)
+            assert back.state["board"] == board and back.state["turn"] == turn and not back.rejected
+            assert _pdp1s(server) != [first]
+            await back.move(back.state["legal"][0])
+            await back.until(lambda: back.state["turn"] != turn or back.state["phase"] == "game_over")
+            assert back.paper.count("you play") == 2
+
+    settings = write_settings(tmp_path / "conf", pits=4, seeds=3, idle_seconds=30)
+    with OnlineServer(settings, tmp_path / "state") as server:
+        asyncio.run(left_and_back(server))
