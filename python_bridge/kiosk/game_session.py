@@ -315,13 +315,14 @@ class GameSession(FrontEnd):
         self.owner.beat()
         if checker is None:
             return
+        # a move is kept before the page is shown it: what a page has seen played, a restart still has
         if isinstance(event, Title):
-            self.update(board=board_view(checker), phase="typing")
             self._save(checker)
+            self.update(board=board_view(checker), phase="typing")
         elif isinstance(event, (Move, Swap)):
+            self._save(checker)
             self.update(board=board_view(checker), last=last_move_view(event, checker),
                          phase="typing", legal=[], swap=False)
-            self._save(checker)
         elif isinstance(event, Board):
             self.update(board=board_view(checker))
         elif isinstance(event, GameOver):

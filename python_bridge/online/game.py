@@ -20,18 +20,25 @@ from typing import Callable
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import Failure
 from ..driver.game_records import RecordError, SavedGame, read_game_record
-from ..kiosk.game_session import WAITING_LIGHTS_AFTER, GameAborted, GameSession, Stopping
+from ..kiosk.game_session import NOTICE_ONE_MOMENT, WAITING_LIGHTS_AFTER, GameAborted, GameSession, Stopping
 from ..kiosk.lights import sample
 from ..machine.simh import SimhError
 from ..reference.game import Game
+from .leases import Leases
 from .settings import OnlineSettings
-from .store import GameStore, StoreError
+from .store import GameStore, LeaseLost, StoreError
 
 ID_BYTES = 16  # 128 random bits: an ID of 22 URL-safe characters, never guessed
 ID_CHARACTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 IN_PLAY = "not finished: the game is in play"
 MAX_REPLIES_KEPT = 1_000_000  # reply times kept for the load benchmark (8 MB at most)
 RESUME_TURNS = 2  # turns a resumed game takes before its question: the new page, and the question itself
+SAVE_RETRY_S = (0.25, 5.0)  # a save the database refused is tried again after this, doubling, up to that
+HOLD_LOOK_S = 0.1  # how often a game held for its lease looks again
+
+
+class GameLost(Exception):
+    """Another server drives this game now: this one stops at once, saving nothing more."""
 
 
 def new_game_id() -> str:
@@ -109,10 +116,13 @@ class OnlineSession(GameSession):
 class OnlineGame:
     """A game with an ID: waiting for a machine, on one, or kept (finished, or left to be resumed)."""
 
-    def __init__(self, game_id: str, settings: OnlineSettings, store: GameStore, counters: Counters,
+    def __init__(self, game_id: str, settings: OnlineSettings, store: GameStore, leases: Leases, counters: Counters,
                  publish: Callable[[str, dict], None], released: Callable[["OnlineGame"], None],
                  log: logging.Logger, saved: SavedGame | None = None) -> None:
         self.id = game_id
+        self.leases = leases
+        self.lost = threading.Event()  # another server took the game: stop, save nothing
+        self.page_gone = threading.Event()  # no page has been connected for a while: keep it and give it up
         self.settings = settings
         self.config = settings.game_config()
         self.store = store
@@ -128,8 +138,28 @@ class OnlineGame:
 
     # -- the session's owner (kiosk.game_session.SessionOwner) -----------------------------------------
     def beat(self) -> None:
+        """Called as the game makes progress: stop, or leave, when told to; hold while the lease may be stale."""
+        self._check()
+        if not self.leases.fresh():
+            self._hold()
+        if self.page_gone.is_set():
+            raise GameAborted("visitor", "its page has gone (kept, to be resumed by its ID)")
+
+    def _check(self) -> None:
         if self._stop.is_set():
             raise Stopping()
+        if self.lost.is_set():
+            raise GameLost(f"game {self.id}: another server drives it now")
+
+    def _hold(self) -> None:
+        """Drive nothing until the leases are renewed ("one moment" on the page meanwhile): the server was
+        stopped, or the database does not answer, and another server may have taken the game."""
+        self.session.update(notice=NOTICE_ONE_MOMENT)
+        while not self.leases.fresh():
+            self._check()
+            time.sleep(HOLD_LOOK_S)
+        self._check()
+        self.session.update(notice=None)
 
     def demo_move(self, game: Game, session: GameSession) -> str:
         raise GameAborted("attract", "no demonstration player online")  # online games are never in attract mode
@@ -168,6 +198,8 @@ class OnlineGame:
 
     def _run(self) -> None:
         try:
+            if not self.leases.take(self.id, self._waiting_for_lease, self._stop.is_set):
+                return
             if self.saved is not None:
                 turn = self.saved.value_of("turn")
                 if turn.isdigit():  # resume_game and the next question each take a turn: the same number as before
@@ -191,6 +223,8 @@ class OnlineGame:
             self.log.info("game %s left: %s (kept, to be resumed by its ID)", self.id, idle)
         except Stopping:
             pass
+        except GameLost as lost:
+            self.log.warning("%s: stopped driving it", lost)
         except CrossCheckMismatch as mismatch:
             self.counters.add("mismatches")
             self.log.error("game %s: cross-check mismatch\n%s", self.id, mismatch)
@@ -204,7 +238,14 @@ class OnlineGame:
             pacer = self.session.driver.pacer
             self.counters.paced(pacer.paced_seconds, pacer.wall_seconds)
             self.session.driver.close()  # the machine is given back at once
+            if not self.lost.is_set():
+                self.leases.give_up(self.id)
             self._released(self)
+
+    def _waiting_for_lease(self) -> None:
+        """Another server holds the game (its page came here): "one moment" until its lease is free."""
+        self.log.info("game %s: another server holds it; waiting for its lease", self.id)
+        self.session.update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
 
     def _keep_finished(self, result: str) -> None:
         checker = self.session.driver.checker
@@ -216,10 +257,28 @@ class OnlineGame:
         self._store(record, finished=True)
 
     def _store(self, record: SavedGame, finished: bool = False) -> None:
-        try:
-            self.store.save(self.id, record.text(), finished)
-        except StoreError as failure:
-            self.log.error("game %s: %s", self.id, failure)
+        """Saved under this server's lease before the page sees the move (its acknowledgement); a database
+        that does not answer is tried again, doubling the wait, the game held with "one moment" meanwhile:
+        a move is never lost, and never played twice (``GameLost`` once another server holds the game)."""
+        delay, held = SAVE_RETRY_S[0], False
+        while True:
+            try:
+                self.store.save(self.id, record.text(), finished, owner=self.leases.name)
+                break
+            except LeaseLost:
+                self.lost.set()
+                raise GameLost(f"game {self.id}: another server drives it now") from None
+            except StoreError as failure:
+                if not held:
+                    self.log.error("game %s: %s; holding the game until it can be saved", self.id, failure)
+                    self.session.update(notice=NOTICE_ONE_MOMENT)
+                    held = True
+                if self._stop.wait(delay):
+                    raise Stopping() from None
+                delay = min(2 * delay, SAVE_RETRY_S[1])
+        if held:
+            self.log.info("game %s: saved again", self.id)
+            self.session.update(notice=None)
 
 
 def saved_game(store: GameStore, game_id: str) -> tuple[SavedGame, bool] | None:

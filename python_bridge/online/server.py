@@ -19,8 +19,6 @@ import collections
 import json
 import logging
 import os
-import secrets
-import socket
 import time
 from pathlib import Path
 
@@ -37,6 +35,7 @@ from ..kiosk.server import STATIC_DIR, Client
 from ..kiosk.view import board_view
 from ..kiosk.web_guard import guarded_app, listen, stop_requested
 from .game import Counters, OnlineGame, new_game_id, saved_game, well_formed
+from .leases import Leases, server_name
 from .lobby import Full, Lobby, Place
 from .settings import OnlineSettings
 from .store import StoreError, open_store
@@ -44,6 +43,7 @@ from .store import StoreError, open_store
 SERVER_NAME = "kalah-online"  # the Server header: no versions
 NO_SUCH_GAME = "no such game: here is a new one"
 REPLIES_A_REQUEST = 100_000
+PAGE_GONE_S = 15.0  # a running game with no page this long gives its machine (and its lease) back
 
 
 class Site:
@@ -53,8 +53,10 @@ class Site:
         self.settings = settings
         self.loop = loop
         self.log = log
-        self.name = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"  # unique to this process
+        self.name = server_name()  # unique to this process: its leases are held in this name
         self.store = open_store(settings.database, settings.state_dir)
+        self.leases = Leases(self.store, self.name, settings.lease_seconds, log)
+        self.alone_since: dict[str, float] = {}  # games on a machine with no page, since when
         self.counters = Counters()
         self.games: dict[str, OnlineGame] = {}  # waiting or on a machine (kept ones are in the store)
         self.clients: dict[str, set[Client]] = collections.defaultdict(set)
@@ -71,17 +73,44 @@ class Site:
             client.send(text)
 
     def released(self, game: OnlineGame) -> None:
-        """A game gave its machine back (ended, idle, failed): forgotten here, kept in the store."""
-        self.loop.call_soon_threadsafe(self.games.pop, game.id, None)
+        """A game gave its machine back (ended, idle, failed, lost): forgotten here, kept in the store.  The
+        pages of a game another server drives now are closed: they come back through the load balancer."""
+        def forget() -> None:
+            if self.games.get(game.id) is game:
+                del self.games[game.id]
+            self.alone_since.pop(game.id, None)
+            if game.lost.is_set():
+                for client in list(self.clients.get(game.id, ())):
+                    self.loop.create_task(client.ws.close())
+
+        self.loop.call_soon_threadsafe(forget)
         self.lobby.released(game.id)
+
+    def lost(self, game_id: str) -> None:
+        """From the leases' thread: another server holds this game now."""
+        game = self.games.get(game_id)
+        if game is not None:
+            game.lost.set()
+
+    async def watch_pages(self) -> None:
+        """A game on a machine whose page has been gone ``PAGE_GONE_S`` is kept and its machine given back
+        (its visitor resumes it by ID, here or on another server)."""
+        while True:
+            await asyncio.sleep(1.0)
+            now = time.monotonic()
+            for game_id, game in list(self.games.items()):
+                if not game.running or self.clients.get(game_id):
+                    self.alone_since.pop(game_id, None)
+                elif now - self.alone_since.setdefault(game_id, now) >= PAGE_GONE_S:
+                    game.page_gone.set()
 
     def _moved(self, game: OnlineGame, place: Place) -> None:  # type: ignore[override]
         self.publish(game.id, place.message())
 
     # -- games --------------------------------------------------------------------------------------
     def new_game(self, choice: dict | None = None) -> OnlineGame:
-        game = OnlineGame(new_game_id(), self.settings, self.store, self.counters, self.publish, self.released,
-                          self.log)
+        game = OnlineGame(new_game_id(), self.settings, self.store, self.leases, self.counters, self.publish,
+                          self.released, self.log)
         if choice:
             game.session.choice = dict(choice)
             game.session.update(choices=game.session.choices_view(game.session.choice))
@@ -98,8 +127,8 @@ class Site:
         if kept is None:
             return None
         saved, finished = kept
-        game = OnlineGame(game_id, self.settings, self.store, self.counters, self.publish, self.released, self.log,
-                          saved=None if finished else saved)
+        game = OnlineGame(game_id, self.settings, self.store, self.leases, self.counters, self.publish,
+                          self.released, self.log, saved=None if finished else saved)
         game.finished = finished
         _show_kept(game, saved, finished)
         if not finished:
@@ -115,12 +144,13 @@ class Site:
 
     def health(self) -> dict:
         running, waiting = self.lobby.counts()
-        database = self.store.problem()
+        database = self.store.problem() or self.leases.failing
         disk = disk_problem(self.settings.state_dir, self.settings.min_free_mb)
         c = self.counters
         return {"status": "ok" if database is None and disk is None else "failing",
                 "problems": [problem for problem in (database, disk) if problem], "games": running, "waiting": waiting,
                 "machines": self.machines(), "max_games": self.settings.max_games,
+                "lease_s": self.settings.lease_seconds,
                 "games_played": c.games_played, "replies_timed": len(c.replies), "mismatches": c.mismatches,
                 "restarts": c.restarts, "thinking_1960_s": round(c.thinking_1960_s, 3),
                 "thinking_wall_s": round(c.thinking_wall_s, 3),
@@ -333,12 +363,16 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
     stop = stop_requested(loop)
     log.info("online: serving http://%s:%d/ (pid %d, %s); %d games at once, games kept in %s", settings.host,
              settings.port, os.getpid(), site.name, settings.max_games, site.store.where)
+    site.leases.start(site.lost)
+    pages = loop.create_task(site.watch_pages())
     try:
         await stop.wait()
     finally:
         log.info("online: stopping")
+        pages.cancel()
         games = list(site.games.values())
-        await loop.run_in_executor(None, lambda: [game.stop() for game in games])
+        await loop.run_in_executor(None, lambda: [game.stop() for game in games])  # (their leases given up)
+        site.leases.stop()
         for pages in list(site.clients.values()):
             for client in list(pages):
                 await client.close()

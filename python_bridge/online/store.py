@@ -42,9 +42,12 @@ class GameStore(Protocol):
     def load(self, game_id: str) -> tuple[str, bool] | None:
         """The game's record and whether it finished, or None when there is no such game."""
 
-    def take(self, game_id: str, owner: str, lease_s: float) -> bool:
+    def take(self, game_id: str, owner: str, lease_s: float, replacing: str | None = None) -> bool:
         """The game's lease for ``owner`` (a new game is made with it): True when it is free, expired, or
-        ``owner``'s already; False while another server holds it."""
+        ``owner``'s already, or held by ``replacing`` (a server known dead); False while another holds it."""
+
+    def owner_of(self, game_id: str) -> str | None:
+        """The server holding the game's lease (run out or not), None when none does."""
 
     def renew(self, owner: str, lease_s: float, game_ids: list[str]) -> set[str]:
         """Every lease ``owner`` still holds among ``game_ids``, made ``lease_s`` longer: the set kept."""

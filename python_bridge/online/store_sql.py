@@ -155,10 +155,10 @@ class SqlStore:
             "select record, finished from games where id = ?", (game_id,)).fetchone())
         return (row[0], bool(row[1])) if row and row[0] != NOT_YET_PLAYED else None
 
-    def _take(self, game_id: str, owner: str, lease_s: float) -> bool:
+    def _take(self, game_id: str, owner: str, lease_s: float, replacing: str | None = None) -> bool:
         taken = self._sql("update games set owner = ?, lease_until = {now} + ? where id = ? and "
-                          "(owner is null or owner = ? or lease_until < {now}) returning id",
-                          (owner, lease_s, game_id, owner)).fetchone()
+                          "(owner is null or owner = ? or owner = ? or lease_until < {now}) returning id",
+                          (owner, lease_s, game_id, owner, replacing or owner)).fetchone()
         if taken is not None:
             return True
         made = self._sql("insert into games (id, created, updated, finished, record, owner, lease_until) "
@@ -166,12 +166,17 @@ class SqlStore:
                          (game_id, NOT_YET_PLAYED, owner, lease_s)).fetchone()
         return made is not None
 
-    def take(self, game_id: str, owner: str, lease_s: float) -> bool:
+    def take(self, game_id: str, owner: str, lease_s: float, replacing: str | None = None) -> bool:
         def body() -> bool:
             with self._transaction():
-                return self._take(game_id, owner, lease_s)
+                return self._take(game_id, owner, lease_s, replacing)
 
         return self._run("the game could not be taken", body)
+
+    def owner_of(self, game_id: str) -> str | None:
+        row = self._run("the games database cannot be read", lambda: self._sql(
+            "select owner from games where id = ?", (game_id,)).fetchone())
+        return row[0] if row else None
 
     def renew(self, owner: str, lease_s: float, game_ids: list[str]) -> set[str]:
         if not game_ids:
