@@ -17,13 +17,13 @@ KALAH_SRC := $(shell python3 python_bridge/machine/tapes.py kalah)
 PROVE_SRC := $(shell python3 python_bridge/machine/tapes.py prove)
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk online bench-online soak install-kiosk clean
+.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk online online-cluster bench-online soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
 	@grep -E '^## ' Makefile | sed 's/^## /  make /'
 
-## setup: install simh, .venv and the Python packages (MODE=play: pexpect only; MODE=kiosk: aiohttp too; MODE=test: pytest, hypothesis, playwright; MODE=bench: open-spiel)
+## setup: install simh, .venv and the Python packages (MODE=play: pexpect only; MODE=kiosk: aiohttp too; MODE=cluster: psycopg, PostgreSQL and HAProxy too; MODE=test: pytest, hypothesis, playwright; MODE=bench: open-spiel)
 setup:
 	@$(SETUP) $(MODE)
 
@@ -160,6 +160,12 @@ kiosk: build
 online: MODE = kiosk
 online: build
 	$(PY) -m python_bridge online $(ARGS)
+
+## online-cluster: the online exhibit past one host, on this machine: PostgreSQL, SERVERS=3 servers, HAProxy on 8362
+online-cluster: MODE = cluster
+online-cluster: SERVERS ?= 3
+online-cluster: build
+	$(PY) -m python_bridge online-cluster --servers $(SERVERS) $(ARGS)
 
 ## bench-online: the online exhibit under simulated visitors, ramped (STEPS=10,25,50,100,200 PACE=1960|fast ARGS=...)
 bench-online: MODE = test

@@ -24,6 +24,7 @@ COMMANDS = {
     "demo": "demo",
     "kiosk": "kiosk",
     "online": "online",
+    "online-cluster": "online_cluster",
     "soak": "soak",
     "think": "think",
     "prove": "prove",

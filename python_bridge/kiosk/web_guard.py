@@ -36,12 +36,31 @@ class AccessLog(AbstractAccessLogger):
                          response.status, time)
 
 
+def without_port(host: str) -> str:
+    """``name`` of ``name:port`` (an IPv6 address in brackets keeps them)."""
+    name, colon, port = host.rpartition(":")
+    return name if colon and port.isdigit() and not name.endswith(":") else host
+
+
 def guarded_app(hosts: Iterable[str], origins: Iterable[str], server_name: str, who: str,
-                long_query_paths: frozenset[str] = frozenset()) -> web.Application:
+                long_query_paths: frozenset[str] = frozenset(), any_port: bool = False) -> web.Application:
     """An application answering only to ``hosts`` (Host headers) and ``origins``; ``who`` names the
     server in its refusals ("this kiosk"); ``long_query_paths`` may carry a query past ``MAX_PATH``
-    (the handler judges it, as ``/ws`` judges a malformed game ID)."""
+    (the handler judges it, as ``/ws`` judges a malformed game ID).  ``any_port``: the names are judged
+    without their ports (a server behind a proxy is reached on the proxy's port, whatever it is), and
+    ``origins`` are bare names, reached by http or https."""
     hosts, origins = frozenset(hosts), frozenset(origins)
+
+    def host_allowed(host: str | None) -> bool:
+        if host is None:
+            return False
+        return (without_port(host) if any_port else host) in hosts
+
+    def origin_allowed(origin: str) -> bool:
+        if not any_port:
+            return origin in origins
+        scheme, _, rest = origin.partition("://")
+        return scheme in ("http", "https") and "/" not in rest and without_port(rest) in origins
     # aiohttp names itself in the answers its parser gives to malformed requests, which no hook sees
     web_response.SERVER_SOFTWARE = server_name  # type: ignore[attr-defined]
 
@@ -50,10 +69,10 @@ def guarded_app(hosts: Iterable[str], origins: Iterable[str], server_name: str, 
         if len(request.path) > MAX_PATH or (len(request.query_string) > MAX_PATH
                                             and request.path not in long_query_paths):
             raise web.HTTPNotFound()
-        if request.headers.get("Host") not in hosts:
+        if not host_allowed(request.headers.get("Host")):
             raise web.HTTPForbidden(text=f"{who} answers only to its own name\n")
         origin = request.headers.get("Origin")
-        if origin is not None and origin not in origins:
+        if origin is not None and not origin_allowed(origin):
             raise web.HTTPForbidden(text=f"pages of other sites may not use {who}\n")
         try:
             return await handler(request)

@@ -179,11 +179,10 @@ def client_address(request: web.Request, settings: OnlineSettings) -> str:
 
 def build_app(site: Site) -> web.Application:
     settings = site.settings
-    hosts = {h for name in settings.allowed_hosts for h in (name, f"{name}:{settings.port}")}
-    origins = {f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")}
-
-    # (an overlong game ID on /ws is malformed: refused there, and a new game given)
-    app = guarded_app(hosts, origins, SERVER_NAME, "this site", long_query_paths=frozenset({"/ws"}))
+    # the public names, on whatever port the proxy in front serves them; an overlong game ID on /ws is
+    # malformed: refused there, and a new game given
+    app = guarded_app(settings.allowed_hosts, settings.allowed_hosts, SERVER_NAME, "this site",
+                      long_query_paths=frozenset({"/ws"}), any_port=True)
     page = (STATIC_DIR / "index.html").read_text(encoding="utf-8").replace(
         "<body ", '<body data-site="online" ', 1)
 

@@ -40,6 +40,10 @@ let hintTimer = null;
 let rulesShownForVisit = false;
 let connection = null;
 let waiting = null;        // online: the "queue" or "full" message on show while no machine is ours
+// online: the move sent for a question not yet seen answered; a server lost before it kept the move asks the
+// same question again (the same turn) on another server, and the move is sent again, once a connection
+let unanswered = null;
+let resent = false;
 
 const send = (message) => connection && connection.send(message);
 const watching = () => document.body.dataset.control === "no";
@@ -64,7 +68,14 @@ function setControl(controls) {
 function sendAnswer(message) {
   // the turn this answers, so a late or doubled touch is refused (kiosk/messages.py)
   if (state && state.turn !== undefined) message.turn = state.turn;
+  if (ONLINE && (message.type === "move" || message.type === "swap")) unanswered = { ...message };
   send(message);
+}
+
+function answerAgainIfAskedAgain(s) {
+  if (!unanswered) return;
+  if (s.phase === "game_over" || s.turn > unanswered.turn) { unanswered = null; return; }
+  if (s.phase === "your_turn" && s.turn === unanswered.turn && !resent) { resent = true; send(unanswered); }
 }
 
 function receive(msg) {
@@ -72,6 +83,7 @@ function receive(msg) {
     case "hello":
       if (ONLINE && msg.game) showGame(msg.game);
       waiting = null;
+      resent = false;
       paper.replaceSheet(msg.paper);
       board.stopSowing();
       render(msg.state, true);
@@ -79,7 +91,7 @@ function receive(msg) {
       setControl(msg.control);
       break;
     case "control": setControl(msg.control); break;
-    case "state": render(msg, false); break;
+    case "state": render(msg, false); if (ONLINE) answerAgainIfAskedAgain(msg); break;
     case "paper": {
       const fresh = paper.addPiece(msg);
       if (fresh === null) connection.drop();  // a gap: reconnect and get the whole sheet
