@@ -149,6 +149,21 @@ class Cluster:
             time.sleep(0.1)
         raise ClusterError(f"server {server.label} did not answer /health in {timeout:.0f} s: {_tail(server.log)}")
 
+    def wait_for_health(self, server: ClusterServer, condition, status: int = 200,
+                        timeout: float = START_TIMEOUT_S) -> dict:
+        """The server's health once it answers ``status`` and satisfies ``condition``."""
+        deadline = time.monotonic() + timeout
+        last: dict = {}
+        while time.monotonic() < deadline:
+            try:
+                code, last = get_json(server.url + "/health")
+                if code == status and condition(last):
+                    return last
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.1)
+        raise ClusterError(f"server {server.label}: health not as expected in {timeout:.0f} s: {last}")
+
     def _start_haproxy(self) -> None:
         if not os.access(HAPROXY, os.X_OK):
             raise ClusterError(f"{HAPROXY} is missing: Debian's haproxy (make setup MODE=cluster installs it)")

@@ -99,6 +99,13 @@ class ScratchPostgres:
         self._run(self.bin / "pg_ctl", action, "-D", self.data, "-w", "-t", str(COMMAND_TIMEOUT_S), "-m", "fast",
                   "-o", options, *more)
 
+    def halt(self) -> None:
+        """Stop the server (fast: its connections cut), keeping the cluster to ``start_again``."""
+        self._pg_ctl("stop")
+
+    def start_again(self) -> None:
+        self._pg_ctl("start", "-l", self.log)
+
     def restart(self) -> None:
         """Stop and start again (fast: its connections cut), as an operator's restart does."""
         self._pg_ctl("restart", "-l", self.log)

@@ -107,19 +107,24 @@ class SqlStore:
                 self._sql("update kalah_schema set version = ?", (SCHEMA_VERSION,))
 
     def _run(self, what: str, body):
-        """``body()`` under the lock, on a connection (made again after a lost one); StoreError saying
-        ``what`` failed when the database does not answer."""
+        """``body()`` under the lock, on a connection; StoreError saying ``what`` failed when the database
+        does not answer.  A connection found lost (the database restarted) is made again and ``body`` tried
+        once more at once: every call here may be repeated (a save writes the whole record; a lease taken or
+        renewed twice is the same lease)."""
         with self._lock:
-            try:
-                if self._db is None:
-                    self._open()
-                return body()
-            except StoreError:
-                raise
-            except self.ERRORS as exc:
-                if self._lost(exc):
-                    self._forget()  # the next call connects again
-                raise StoreError(f"{what}: {_one_line(exc)}") from None
+            for attempt in (1, 2):
+                try:
+                    if self._db is None:
+                        self._open()
+                    return body()
+                except StoreError:
+                    raise
+                except self.ERRORS as exc:
+                    lost = self._lost(exc)
+                    if lost:
+                        self._forget()  # connected again on the next try
+                    if not lost or attempt == 2:
+                        raise StoreError(f"{what}: {_one_line(exc)}") from None
 
     def _lost(self, exc: BaseException) -> bool:
         """Whether ``exc`` means the connection is gone (the next call connects again)."""

@@ -68,7 +68,8 @@ function setControl(controls) {
 function sendAnswer(message) {
   // the turn this answers, so a late or doubled touch is refused (kiosk/messages.py)
   if (state && state.turn !== undefined) message.turn = state.turn;
-  if (ONLINE && (message.type === "move" || message.type === "swap")) unanswered = { ...message };
+  // (sent again only after a new connection's hello: the same question shown again meanwhile is not a loss)
+  if (ONLINE && (message.type === "move" || message.type === "swap")) { unanswered = { ...message }; resent = true; }
   send(message);
 }
 

@@ -1,0 +1,107 @@
+"""A visitor's page through HAProxy, for the tests of the online exhibit past one host: it keeps the
+cookie HAProxy sets (its server), comes back by itself with its game's ID when its connection drops, and
+sends an unanswered move again when the same question is asked again, as the page does
+(``static/js/main.js``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import aiohttp
+
+from python_bridge.online.cluster import Cluster, ClusterServer
+from python_bridge.online.store import open_store
+from tests.online.online_support import OnlinePage
+
+RECONNECT_FIRST_S = 0.25  # the page's first wait before a new try, doubling (connection.js)
+
+
+class ClusterPage(OnlinePage):
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__(cluster)  # type: ignore[arg-type]
+        self.cluster = cluster
+        self.drops: list[float] = []  # when each connection was lost
+        self.hellos = 0
+        self.unanswered: dict | None = None
+        self.answered: set[int] = set()  # the turns this page sent a move for (a move sent again is one)
+        self.resent = False
+
+    async def __aenter__(self) -> "ClusterPage":
+        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # (an IP's cookies too)
+        async with self.session.get(self.server.url + "/") as page:  # HAProxy's cookie comes with the page
+            assert page.status == 200
+        self.ws = await self.session.ws_connect(self.server.url + "/ws", origin=self.origin)
+        await self.until(lambda: bool(self.state))
+        return self
+
+    def _take(self, msg: dict) -> None:
+        super()._take(msg)
+        if msg["type"] == "hello":
+            self.hellos += 1
+            self.resent = False
+
+    async def send(self, message: dict | str) -> None:
+        """As the page sends: nothing on a connection that is closing (the page reconnects, and an unanswered
+        move goes again when its question is asked again)."""
+        try:
+            await super().send(message)
+        except (aiohttp.ClientError, ConnectionError):
+            pass
+
+    async def move(self, pit: int, turn: int | None = None) -> None:
+        self.unanswered = {"type": "move", "pit": pit, "turn": self.state["turn"] if turn is None else turn}
+        self.answered.add(self.unanswered["turn"])
+        self.resent = True  # sent on this connection: sent again only after a new one's hello
+        await self.send(self.unanswered)
+
+    async def _answer_again(self) -> None:
+        if self.unanswered is None or not self.state:
+            return
+        if self.state.get("phase") == "game_over" or self.state.get("turn", 0) > self.unanswered["turn"]:
+            self.unanswered = None
+        elif self.your_turn() and self.state["turn"] == self.unanswered["turn"] and not self.resent:
+            self.resent = True
+            await self.send(self.unanswered)
+
+    async def _reconnect(self, deadline: float) -> None:
+        self.drops.append(time.monotonic())
+        wait = RECONNECT_FIRST_S
+        while True:
+            await asyncio.sleep(wait)
+            try:
+                self.ws = await self.session.ws_connect(f"{self.server.url}/ws?game={self.game}", origin=self.origin)
+                return
+            except (aiohttp.ClientError, OSError):
+                if time.monotonic() > deadline:
+                    raise AssertionError("the page could not connect again") from None
+                wait = min(2 * wait, 2.0)
+
+    async def until(self, condition, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"page: condition not met; state {self.state}; rejected {self.rejected}")
+            try:
+                msg = await self.ws.receive(timeout=left)
+            except asyncio.TimeoutError:
+                continue
+            if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING,
+                            aiohttp.WSMsgType.ERROR):
+                await self._reconnect(deadline)
+                continue
+            self._take(json.loads(msg.data))
+            await self._answer_again()
+
+
+def server_of(cluster: Cluster, game: str) -> ClusterServer:
+    """The server that holds the game's lease now."""
+    store = open_store(cluster.postgres.url, cluster.folder)
+    try:
+        owner = store.owner_of(game)
+    finally:
+        store.close()
+    (server,) = [s for s in cluster.servers if s.name == owner]
+    return server
