@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--database", metavar="URL",
                         help=f"postgresql://user@host:port/name: the games in PostgreSQL (or ${DATABASE_VARIABLE}; "
                              "default: SQLite under the state folder)")
+    parser.add_argument("--label", help="this server's name in the load balancer (its server line, such as s1): "
+                                        "past one host, pages waiting elsewhere are sent to it by this name")
     return parser
 
 
@@ -57,7 +59,7 @@ def main(argv: list[str]) -> int:
         # the database: the option, else the environment (a password kept out of files), else the file's
         database = args.database if args.database is not None else os.environ.get(DATABASE_VARIABLE)
         given = {"host": args.host, "port": args.port, "pace": args.pace, "max_games": args.max_games,
-                 "database": database}
+                 "database": database, "label": args.label}
         changes = {key: checked(key, value) for key, value in given.items() if value is not None}
         if args.state_dir is not None:
             changes["state_dir"] = Path(args.state_dir)  # type: ignore[assignment]

@@ -293,8 +293,11 @@ class CycleCounter:
     def reset(self) -> None:
         self.instructions = self.cycles = 0
 
-    def _count_slice(self) -> None:
-        listing = _read_listing(self.sim, f"show cpu history={self.history}", max(self.sim.timeout, 60.0))
+    def _count_slice(self, n: int) -> None:
+        # only the last n entries: the slice's (the history was emptied before it).  SIMH looks at every
+        # entry it is asked to show, filled or not, so asking for the whole history cost every slice
+        # about 20 ms more, whatever its length.
+        listing = _read_listing(self.sim, f"show cpu history={n}", max(self.sim.timeout, 60.0))
         # The same instruction times the same each time (given its pointer words): time each
         # distinct (mnemonic, indirect, address) once.
         if self.by_address is None:
@@ -325,9 +328,9 @@ class CycleCounter:
         try:
             result = self.sim.step(n, timeout)
         except MachineStopped:
-            self._count_slice()
+            self._count_slice(n)
             raise
-        self._count_slice()
+        self._count_slice(n)
         return result
 
     def step(self, instructions: int, timeout: float | None = None) -> tuple[str, int | None]:

@@ -34,7 +34,7 @@ HAPROXY = "/usr/sbin/haproxy"
 DEFAULT_PORT = 8362
 START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 30.0
-SERVER_LINES = re.compile(r"^    server s\d+ .*\n", re.M)
+SERVER_LINES = re.compile(r"^    (server|use-server) s\d+ .*\n", re.M)
 
 
 class ClusterError(Exception):
@@ -82,7 +82,8 @@ def haproxy_config(port: int, servers: list[ClusterServer], maxconn: int) -> str
     text = TEMPLATE.read_text()
     text = text.replace("bind 127.0.0.1:8362", f"bind 127.0.0.1:{port}", 1)
     text = text.replace("maxconn 400 on-marked-down", f"maxconn {maxconn} on-marked-down", 1)
-    lines = "".join(f"    server {s.label} 127.0.0.1:{s.port} check cookie {s.label}\n" for s in servers)
+    lines = "".join(f"    use-server {s.label} if {{ urlp(server) -m str {s.label} }}\n" for s in servers)
+    lines += "".join(f"    server {s.label} 127.0.0.1:{s.port} check cookie {s.label}\n" for s in servers)
     text, found = SERVER_LINES.subn("", text)
     if not found:
         raise ClusterError(f"{TEMPLATE} has no server lines to replace")
@@ -129,7 +130,8 @@ class Cluster:
         with open(server.log, "ab") as out:
             server.proc = subprocess.Popen(
                 [sys.executable, "-m", "python_bridge", "online", "--config", str(self.settings),
-                 "--port", str(server.port), "--state-dir", str(state), "--database", self.postgres.url],
+                 "--port", str(server.port), "--state-dir", str(state), "--database", self.postgres.url,
+                 "--label", server.label],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         if wait:
             self.wait_healthy(server)

@@ -123,6 +123,7 @@ class OnlineGame:
         self.leases = leases
         self.lost = threading.Event()  # another server took the game: stop, save nothing
         self.page_gone = threading.Event()  # no page has been connected for a while: keep it and give it up
+        self.sent_here = False  # its page was sent to this server for room: it is not sent on again
         self.settings = settings
         self.config = settings.game_config()
         self.store = store

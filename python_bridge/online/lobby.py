@@ -99,6 +99,20 @@ class Lobby:
             nxt.start()
             self._tell_the_line()
 
+    def has_room(self) -> bool:
+        """A game joining now would start at once."""
+        with self._lock:
+            return len(self.running) < self.max_games and not self.waiting
+
+    def first_waiting(self) -> Seat | None:
+        """The game at the head of the line, taken out of it (it is sent to another server); the rest move up."""
+        with self._lock:
+            if not self.waiting:
+                return None
+            _, first = self.waiting.popitem(last=False)
+        self._tell_the_line()
+        return first
+
     def counts(self) -> tuple[int, int]:
         with self._lock:
             return len(self.running), len(self.waiting)

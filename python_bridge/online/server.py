@@ -43,6 +43,7 @@ from .store import StoreError, open_store
 SERVER_NAME = "kalah-online"  # the Server header: no versions
 NO_SUCH_GAME = "no such game: here is a new one"
 REPLIES_A_REQUEST = 100_000
+ROOM_FRESH_S = 3.0  # another server's room is believed this long after it said it
 PAGE_GONE_S = 15.0  # a running game with no page this long gives its machine (and its lease) back
 
 
@@ -57,6 +58,7 @@ class Site:
         self.store = open_store(settings.database, settings.state_dir)
         self.leases = Leases(self.store, self.name, settings.lease_seconds, log)
         self.alone_since: dict[str, float] = {}  # games on a machine with no page, since when
+        self.elsewhere: str | None = None  # the label of another server with room, as last looked up
         self.counters = Counters()
         self.games: dict[str, OnlineGame] = {}  # waiting or on a machine (kept ones are in the store)
         self.clients: dict[str, set[Client]] = collections.defaultdict(set)
@@ -92,17 +94,59 @@ class Site:
         if game is not None:
             game.lost.set()
 
-    async def watch_pages(self) -> None:
-        """A game on a machine whose page has been gone ``PAGE_GONE_S`` is kept and its machine given back
-        (its visitor resumes it by ID, here or on another server)."""
+    async def look_after(self) -> None:
+        """Every second: the games whose page has gone; this server's room told to the others, and theirs
+        read; the head of this server's line sent to another server that has room."""
         while True:
             await asyncio.sleep(1.0)
-            now = time.monotonic()
-            for game_id, game in list(self.games.items()):
-                if not game.running or self.clients.get(game_id):
-                    self.alone_since.pop(game_id, None)
-                elif now - self.alone_since.setdefault(game_id, now) >= PAGE_GONE_S:
-                    game.page_gone.set()
+            self._watch_pages()
+            await self.loop.run_in_executor(None, self.share_room)
+            if self.elsewhere is not None:
+                first = self.lobby.first_waiting()
+                if first is not None:
+                    self.send_elsewhere(first, self.elsewhere)  # type: ignore[arg-type]
+
+    def _watch_pages(self) -> None:
+        """A game on a machine whose page has been gone ``PAGE_GONE_S`` is kept and its machine given back
+        (its visitor resumes it by ID, here or on another server)."""
+        now = time.monotonic()
+        for game_id, game in list(self.games.items()):
+            if not game.running or self.clients.get(game_id):
+                self.alone_since.pop(game_id, None)
+            elif now - self.alone_since.setdefault(game_id, now) >= PAGE_GONE_S:
+                game.page_gone.set()
+
+    def share_room(self) -> None:
+        """One waiting line for the whole site: each server says how much room it has, and finds another's."""
+        if not self.settings.label:
+            return
+        running, waiting = self.lobby.counts()
+        try:
+            self.store.report(self.name, self.settings.label, self.settings.max_games - running, waiting)
+            self.elsewhere = (self.store.room_elsewhere(self.name, ROOM_FRESH_S)
+                              if running >= self.settings.max_games else None)
+        except StoreError:
+            self.elsewhere = None
+
+    def room_elsewhere(self) -> str | None:
+        """Another server with room now, asked of the database (None when it cannot say)."""
+        try:
+            return self.store.room_elsewhere(self.name, ROOM_FRESH_S)
+        except StoreError:
+            return None
+
+    def send_elsewhere(self, game: OnlineGame, label: str) -> None:
+        """A game not begun, sent with its pages to the server ``label``: it is kept by ID (not yet played),
+        its pages told where to go and closed; they come back through the load balancer to that server."""
+        try:
+            self.store.begin(game.id)
+        except StoreError:
+            return
+        self.games.pop(game.id, None)
+        for client in list(self.clients.get(game.id, ())):
+            client.send(json.dumps({"type": "elsewhere", "server": label}))
+            client.queue.put_nowait(None)  # the sender stops after it, and the connection is closed
+            self.loop.create_task(_close_after_sending(client))
 
     def _moved(self, game: OnlineGame, place: Place) -> None:  # type: ignore[override]
         self.publish(game.id, place.message())
@@ -125,7 +169,12 @@ class Site:
             return self.games[game_id]
         kept = saved_game(self.store, game_id)
         if kept is None:
-            return None
+            if not self.store.exists(game_id):
+                return None
+            game = OnlineGame(game_id, self.settings, self.store, self.leases, self.counters, self.publish,
+                              self.released, self.log)  # made elsewhere, not yet played: begun here
+            self.games[game_id] = game
+            return game
         saved, finished = kept
         game = OnlineGame(game_id, self.settings, self.store, self.leases, self.counters, self.publish,
                           self.released, self.log, saved=None if finished else saved)
@@ -166,6 +215,11 @@ def _show_kept(game: OnlineGame, saved: SavedGame, finished: bool) -> None:
     checker = checker_from_record(saved.title, saved.moves)
     session.update(board=board_view(checker), phase="game_over" if finished else "one_moment",
                    notice=None if finished else NOTICE_ONE_MOMENT)
+
+
+async def _close_after_sending(client: Client) -> None:
+    await asyncio.wait([client.task], timeout=10)
+    await client.ws.close()
 
 
 def client_address(request: web.Request, settings: OnlineSettings) -> str:
@@ -235,6 +289,8 @@ def build_app(site: Site) -> web.Application:
                 game = site.find(asked)
                 if game is None:
                     client.send(json.dumps({"type": "rejected", "reason": NO_SUCH_GAME}))
+                elif settings.label and request.query.get("server") == settings.label:
+                    game.sent_here = True  # sent here for room: it waits here if it must, never sent on
             if game is None:
                 problem = site.problem_for_new_games()
                 if problem is not None:
@@ -272,7 +328,7 @@ def build_app(site: Site) -> web.Application:
         site.clients[game.id].add(client)
         client.send(json.dumps({**game.session.snapshot(), "game": game.id, "control": True}))
         if game.saved is not None and not game.running:  # a kept game its visitor came back to
-            join(client, game)
+            seat(client, game)
         elif game.id in site.lobby.waiting:
             place = site.lobby.join(game)
             if place is not None:
@@ -289,18 +345,23 @@ def build_app(site: Site) -> web.Application:
                 if not game.running:  # a game never begun (or kept) is not held in memory for nobody
                     site.games.pop(game.id, None)
 
-    def join(client: Client, game: OnlineGame) -> None:
+    async def join(client: Client, game: OnlineGame) -> None:
+        """A machine for the game, or its place in line -- unless this server is full and another has room
+        (past one host): then the visitor is sent there, never queued here."""
+        if game.saved is None and not game.sent_here and settings.label and not site.lobby.has_room():
+            label = await asyncio.get_running_loop().run_in_executor(None, site.room_elsewhere)
+            if label is not None:
+                site.send_elsewhere(game, label)
+                return
+        seat(client, game)
+
+    def seat(client: Client, game: OnlineGame) -> None:
         try:
             place = site.lobby.join(game)
         except Full as full:
             client.send(json.dumps({"type": "full", "retry_s": full.retry_s}))
             client.queue.put_nowait(None)  # the sender stops after it: then the connection is closed
-
-            async def close_after_sending() -> None:
-                await asyncio.wait([client.task], timeout=10)
-                await client.ws.close()
-
-            asyncio.get_running_loop().create_task(close_after_sending())
+            asyncio.get_running_loop().create_task(_close_after_sending(client))
             return
         if place is not None:
             client.send(json.dumps(place.message()))
@@ -318,14 +379,14 @@ def build_app(site: Site) -> web.Application:
                 return game
             detach(client, game)
             fresh = attach(client, site.new_game(game.session.choice))
-            join(client, fresh)
+            await join(client, fresh)
             return fresh
         if game.running:
             reason = game.session.submit(message, lambda answer: client.send(json.dumps(answer)))
         elif kind == "choose" and not game.finished and game.saved is None:
             reason = choose(game, message.choice)
         elif kind == "play" and not game.finished and not game.running:
-            join(client, game)
+            await join(client, game)
             reason = None
         elif kind == "touch":
             reason = None
@@ -358,12 +419,13 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
     loop = asyncio.get_running_loop()
     site = Site(settings, loop, log)
     app = build_app(site)
+    site.share_room()  # told before the first page comes (past one host)
     runner = await listen(app, settings.host, settings.port, settings.header_timeout)
     stop = stop_requested(loop)
     log.info("online: serving http://%s:%d/ (pid %d, %s); %d games at once, games kept in %s", settings.host,
              settings.port, os.getpid(), site.name, settings.max_games, site.store.where)
     site.leases.start(site.lost)
-    pages = loop.create_task(site.watch_pages())
+    pages = loop.create_task(site.look_after())
     try:
         await stop.wait()
     finally:
@@ -372,6 +434,11 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
         games = list(site.games.values())
         await loop.run_in_executor(None, lambda: [game.stop() for game in games])  # (their leases given up)
         site.leases.stop()
+        if settings.label:
+            try:
+                site.store.forget_server(site.name)
+            except StoreError:
+                pass
         for pages in list(site.clients.values()):
             for client in list(pages):
                 await client.close()

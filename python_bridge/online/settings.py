@@ -33,7 +33,9 @@ INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb"}
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
-KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database")
+KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database", "label")
+LABEL_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789-_")
+MAX_LABEL = 32
 
 
 def default_max_games() -> int:
@@ -62,6 +64,7 @@ class OnlineSettings:
     trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For is believed
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")  # Host and Origin names the page is reached by
     database: str = ""  # "": SQLite under state_dir (the embedded default); "postgresql://...": past one host
+    label: str = ""  # this server's name in the load balancer (its server line): pages can be sent to it
     lease_seconds: float = 4.0  # a server drives a game while it holds its lease, renewed four times a lease
     game: KioskConfig = field(default_factory=KioskConfig)
 
@@ -105,6 +108,11 @@ def checked(key: str, value: object) -> object:
         return checked_hosts(value)
     if key == "database":
         return checked_database(value)
+    if key == "label":
+        if not isinstance(value, str) or len(value) > MAX_LABEL or set(value) - LABEL_CHARACTERS:
+            raise ConfigError(f"label must be \"\" or the server's name in the load balancer: 1 to {MAX_LABEL} "
+                              "lower-case letters, digits, - or _")
+        return value
     raise ConfigError(f"unknown setting {key!r} in [online]: use {', '.join(KEYS)}")
 
 

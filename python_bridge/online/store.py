@@ -58,6 +58,22 @@ class GameStore(Protocol):
     def lease_left(self, game_id: str) -> float | None:
         """Seconds until the game's lease expires (0 when it is free), None when there is no such game."""
 
+    def exists(self, game_id: str) -> bool:
+        """Whether a game of this ID was ever made (played or not)."""
+
+    def begin(self, game_id: str) -> None:
+        """Keep a game made but not yet played, so that another server knows its ID (a page sent there)."""
+
+    def report(self, name: str, label: str, free: int, waiting: int) -> None:
+        """This server's room now: machines free, games waiting; ``label`` is its name in the load balancer."""
+
+    def room_elsewhere(self, name: str, within_s: float) -> str | None:
+        """The load balancer's label of another server with more machines free than games waiting, reported
+        within ``within_s`` seconds (the roomiest), or None."""
+
+    def forget_server(self, name: str) -> None:
+        """This server is stopping: no page is sent to it any more."""
+
     def problem(self) -> str | None:
         """Why the database cannot be used now, or None (health asks; it writes nothing)."""
 

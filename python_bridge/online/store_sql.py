@@ -16,14 +16,17 @@ from typing import Any, Iterator
 
 from .store import LeaseLost, StoreError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # what each version adds to the one before: 1, the games by ID (the first online release); 2, who
-# drives a game and until when (one owner a game, past one host)
+# drives a game and until when (one owner a game, past one host); 3, the servers and their room (one
+# waiting line for the whole site)
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: ("create table games (id text primary key, created double precision not null, "
         "updated double precision not null, finished integer not null default 0, record text not null)",),
     2: ("alter table games add column owner text",
         "alter table games add column lease_until double precision not null default 0"),
+    3: ("create table servers (name text primary key, label text not null, free integer not null, "
+        "waiting integer not null, seen double precision not null)",),
 }
 VERSION_TABLE = "create table if not exists kalah_schema (version integer not null)"
 NOT_YET_PLAYED = ""  # the record of a game taken before its first move is kept
@@ -206,6 +209,33 @@ class SqlStore:
         if row is None:
             return None
         return max(0.0, float(row[1])) if row[0] is not None else 0.0
+
+    def exists(self, game_id: str) -> bool:
+        row = self._run("the games database cannot be read", lambda: self._sql(
+            "select 1 from games where id = ?", (game_id,)).fetchone())
+        return row is not None
+
+    def begin(self, game_id: str) -> None:
+        """A game made, not yet played (kept so that its ID is known on every server)."""
+        self._run("the game could not be saved", lambda: self._sql(
+            "insert into games (id, created, updated, finished, record) values (?, {now}, {now}, 0, ?) "
+            "on conflict (id) do nothing", (game_id, NOT_YET_PLAYED)))
+
+    def report(self, name: str, label: str, free: int, waiting: int) -> None:
+        self._run("the server could not be reported", lambda: self._sql(
+            "insert into servers (name, label, free, waiting, seen) values (?, ?, ?, ?, {now}) on conflict (name) "
+            "do update set label = excluded.label, free = excluded.free, waiting = excluded.waiting, "
+            "seen = excluded.seen", (name, label, free, waiting)))
+
+    def room_elsewhere(self, name: str, within_s: float) -> str | None:
+        row = self._run("the games database cannot be read", lambda: self._sql(
+            "select label from servers where name <> ? and label <> '' and free > waiting "
+            "and seen > {now} - ? order by free - waiting desc, name limit 1", (name, within_s)).fetchone())
+        return row[0] if row else None
+
+    def forget_server(self, name: str) -> None:
+        self._run("the server could not be forgotten", lambda: self._sql(
+            "delete from servers where name = ?", (name,)))
 
     def problem(self) -> str | None:
         try:

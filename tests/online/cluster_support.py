@@ -19,9 +19,12 @@ RECONNECT_FIRST_S = 0.25  # the page's first wait before a new try, doubling (co
 
 
 class ClusterPage(OnlinePage):
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: Cluster, browser: aiohttp.CookieJar | None = None) -> None:
         super().__init__(cluster)  # type: ignore[arg-type]
         self.cluster = cluster
+        self.jar = browser  # tabs of one browser share its cookies (and so their server)
+        self.sent_to: str | None = None  # a full server sent the page to this one ("elsewhere")
+        self.sent_ever: list[str] = []
         self.drops: list[float] = []  # when each connection was lost
         self.hellos = 0
         self.unanswered: dict | None = None
@@ -29,7 +32,8 @@ class ClusterPage(OnlinePage):
         self.resent = False
 
     async def __aenter__(self) -> "ClusterPage":
-        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # (an IP's cookies too)
+        jar = self.jar if self.jar is not None else aiohttp.CookieJar(unsafe=True)  # (an IP's cookies too)
+        self.session = aiohttp.ClientSession(cookie_jar=jar)
         async with self.session.get(self.server.url + "/") as page:  # HAProxy's cookie comes with the page
             assert page.status == 200
         self.ws = await self.session.ws_connect(self.server.url + "/ws", origin=self.origin)
@@ -41,6 +45,9 @@ class ClusterPage(OnlinePage):
         if msg["type"] == "hello":
             self.hellos += 1
             self.resent = False
+        elif msg["type"] == "elsewhere":
+            self.sent_to = msg["server"]
+            self.sent_ever.append(msg["server"])
 
     async def send(self, message: dict | str) -> None:
         """As the page sends: nothing on a connection that is closing (the page reconnects, and an unanswered
@@ -57,6 +64,9 @@ class ClusterPage(OnlinePage):
         await self.send(self.unanswered)
 
     async def _answer_again(self) -> None:
+        if self.sent_to is not None and self.messages[-1]["type"] == "hello":  # come to a server with room
+            self.sent_to = None
+            await self.send({"type": "play"})
         if self.unanswered is None or not self.state:
             return
         if self.state.get("phase") == "game_over" or self.state.get("turn", 0) > self.unanswered["turn"]:
@@ -71,7 +81,9 @@ class ClusterPage(OnlinePage):
         while True:
             await asyncio.sleep(wait)
             try:
-                self.ws = await self.session.ws_connect(f"{self.server.url}/ws?game={self.game}", origin=self.origin)
+                where = f"&server={self.sent_to}" if self.sent_to else ""
+                self.ws = await self.session.ws_connect(f"{self.server.url}/ws?game={self.game}{where}",
+                                                        origin=self.origin)
                 return
             except (aiohttp.ClientError, OSError):
                 if time.monotonic() > deadline:
@@ -105,3 +117,4 @@ def server_of(cluster: Cluster, game: str) -> ClusterServer:
         store.close()
     (server,) = [s for s in cluster.servers if s.name == owner]
     return server
+

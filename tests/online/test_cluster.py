@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+import aiohttp
 import pytest
 
 from python_bridge.online.cluster import Cluster
@@ -21,6 +22,7 @@ from tests.online.cluster_support import ClusterPage, server_of
 from tests.programs import need
 
 pytestmark = pytest.mark.simh
+THINK_S = 0.25  # a visitor's least time between a question and the move (5 messages a second are let through)
 GAME = '[game]\npits = 4\nseeds = 3\nlevel = 1\n[choices]\ngames = []\nstrengths = []\n'
 FAILOVER_AT_MOST_S = 15.0  # the issue's promise; the benchmark measures the median and the worst
 
@@ -53,6 +55,7 @@ async def _to_question(page: ClusterPage, answered: int) -> None:
     await page.until(page.your_turn, timeout=30)
     for _ in range(answered):
         turn = page.state["turn"]
+        await asyncio.sleep(THINK_S)
         await page.move(page.state["legal"][0])
         await page.until(lambda turn=turn: page.your_turn() and page.state["turn"] != turn)
 
@@ -63,6 +66,7 @@ async def _play_out(page: ClusterPage) -> None:
         if page.your_turn():
             turn = page.state["turn"]
             if not page.unanswered or page.unanswered["turn"] != turn:  # (not one sent again already)
+                await asyncio.sleep(THINK_S)
                 await page.move(page.state["legal"][-1])
             await page.until(lambda turn=turn: page.state["turn"] != turn or page.state["phase"] == "game_over",
                              timeout=30)
@@ -158,3 +162,31 @@ def test_a_database_stopped_and_started_mid_game_loses_nothing(cluster, tmp_path
             assert record.count("you play") == len(page.answered) and not page.rejected
 
     asyncio.run(visit())
+
+
+def test_one_waiting_line_for_the_whole_site(tmp_path, kalah_tape) -> None:
+    """Two servers of one machine each; three tabs of one browser (one cookie, so one server).  The first
+    plays there; the second, finding it full, is sent to the other server ("elsewhere") and plays at once,
+    never queued; the third, with both full, waits in line, and plays as soon as either has room."""
+    need("/usr/sbin/haproxy")
+
+    async def visit(cluster: Cluster) -> None:
+        browser = aiohttp.CookieJar(unsafe=True)
+        async with ClusterPage(cluster, browser) as first:
+            await _to_question(first, 0)
+            async with ClusterPage(cluster, browser) as second:
+                await second.send({"type": "play"})
+                await second.until(second.your_turn, timeout=30)
+                assert second.sent_ever and second.queue is None  # sent to room, never queued
+                assert server_of(cluster, second.game) is not server_of(cluster, first.game)
+                async with ClusterPage(cluster, browser) as third:
+                    await third.send({"type": "play"})
+                    await third.until(lambda: third.queue is not None, timeout=15)
+                    assert third.queue["position"] == 1
+                    await _play_out(second)  # the other server's room comes free: the line moves there
+                    await third.until(third.your_turn, timeout=30)
+                    await _play_out(third)
+            await _play_out(first)
+
+    with Cluster(2, free_port(), pace="fast", max_games=1, extra_settings=GAME, folder=tmp_path) as cluster:
+        asyncio.run(visit(cluster))

@@ -28,8 +28,12 @@ const GAME_KEY = "kalah-game";
 function query() {
   if (CONTROL) return `?control=${encodeURIComponent(CONTROL)}`;
   const game = ONLINE ? sessionStorage.getItem(GAME_KEY) : null;
-  return game ? `?game=${encodeURIComponent(game)}` : "";
+  const server = sentTo ? `&server=${encodeURIComponent(sentTo.server)}` : "";
+  return game ? `?game=${encodeURIComponent(game)}${server}` : "";
 }
+// online, past one host: a full server sends a page that asks to play to another with room ("elsewhere");
+// the page goes there (the load balancer routes ?server=) and asks again, with the same choices
+let sentTo = null;
 
 let state = null;          // the server's last state
 let defaultLanguage = "en";
@@ -73,6 +77,14 @@ function sendAnswer(message) {
   send(message);
 }
 
+function playHere(sent) {
+  sentTo = null;
+  for (const what of ["game", "strength"]) {
+    if (sent.choices && sent.choices[what]) send({ type: "choose", [what]: sent.choices[what] });
+  }
+  send({ type: "play" });
+}
+
 function answerAgainIfAskedAgain(s) {
   if (!unanswered) return;
   if (s.phase === "game_over" || s.turn > unanswered.turn) { unanswered = null; return; }
@@ -85,6 +97,7 @@ function receive(msg) {
       if (ONLINE && msg.game) showGame(msg.game);
       waiting = null;
       resent = false;
+      if (sentTo) playHere(sentTo);
       paper.replaceSheet(msg.paper);
       board.stopSowing();
       render(msg.state, true);
@@ -101,6 +114,7 @@ function receive(msg) {
     }
     case "lights": consoleLights.setLights(msg, phase()); break;
     case "queue": case "full": waiting = msg; drawTexts(); break;
+    case "elsewhere": sentTo = { server: msg.server, choices: state ? state.choices : null }; break;
     case "rejected":
       if (moveSent) { moveSent = false; board.stopSowing(); if (state) board.show(state.board); drawLegal(); }
       break;
