@@ -2,7 +2,8 @@
 scrolling, no touch target under 15 mm, text read from 1.5 m at least 5 mm tall (capital letters),
 every other text a visitor reads (the paper, the console, the choices, the cards) at least 3 mm,
 and every visible string in the chosen language.  Used by tests/kiosk/test_browser.py and
-tests/kiosk/test_page_states.py.
+tests/kiosk/test_page_states.py; the online page's layout test (tests/online/test_online_layout.py) uses the
+same measures with options (a page that scrolls down, text under another box, labels at their buttons' edges).
 
 A capital's height is measured from the font the browser renders: the ascent of "H" in the element's
 computed font family and weight (a canvas's ``measureText`` at 100 px), times its computed size, times
@@ -49,11 +50,14 @@ def catalogue(language: str) -> dict[str, str]:
 
 
 # Everything is checked on what the visitor can see: an open card hides the page beneath it.
+# Its argument: the screen's millimetres a pixel, or {mm, sizes, scrolls, covered}: sizes false leaves the
+# sizes unchecked, scrolls true lets the page scroll down (a phone), covered true also finds text under another box.
 _LAYOUT = r"""
-(mm) => {
+(arg) => {
+  const o = typeof arg === "number" ? { mm: arg } : arg, mm = o.mm, sizes = o.sizes !== false;
   const problems = [];
   const vw = window.innerWidth, vh = window.innerHeight, de = document.documentElement;
-  if (de.scrollWidth > vw || de.scrollHeight > vh)
+  if (de.scrollWidth > vw || (!o.scrolls && de.scrollHeight > vh))
     problems.push(`the page scrolls: ${de.scrollWidth}x${de.scrollHeight}`);
   const shown = (el) => {
     const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
@@ -64,6 +68,32 @@ _LAYOUT = r"""
   const name = (el) => el.id ? "#" + el.id : el.dataset.action ? `[data-action=${el.dataset.action}]`
     : el.dataset.choice ? `[data-choice=${el.dataset.choice}]` : el.dataset.lang ? `[data-lang=${el.dataset.lang}]`
     : `${el.tagName.toLowerCase()}.${el.getAttribute("class")} in ${parentName(el)}`;
+  // the box drawn over a point of el's text, if any: something between the point's topmost element and
+  // el's nearest common ancestor with it that paints there (a background, an image, or its own text)
+  const paints = (a, x, y) => {
+    const cs = getComputedStyle(a);
+    if (a instanceof HTMLImageElement || a instanceof SVGElement || a instanceof HTMLButtonElement) return true;
+    if (cs.backgroundImage !== "none" || !/rgba\(.*, 0\)$|transparent/.test(cs.backgroundColor)) return true;
+    for (const n of a.childNodes) {
+      if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects())
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return true;
+    }
+    return false;
+  };
+  const coveredBy = (el, t, seen) => {
+    const y = (Math.max(t.top, seen.top) + Math.min(t.bottom, seen.bottom)) / 2;
+    if (seen.top >= seen.bottom) return null;  // out of sight: nothing to cover it
+    for (const x of [t.left + 2, (t.left + t.right) / 2, t.right - 2]) {
+      if (x < seen.left || x > seen.right || y < seen.top || y > seen.bottom) continue;
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || el.contains(hit)) continue;
+      for (let a = hit; a && !a.contains(el); a = a.parentElement) if (paints(a, x, y)) return a;
+    }
+    return null;
+  };
   const root = document.querySelector(".overlay:not([hidden])") || document.getElementById("kiosk");
   const canvas = document.createElement("canvas").getContext("2d");
   const far = new Set(root.querySelectorAll(".far, .far *, .pit .count, .store .count, .numbers span"));
@@ -76,16 +106,25 @@ _LAYOUT = r"""
     range.selectNodeContents(el);
     const t = range.getBoundingClientRect();
     const rolling = el.closest("#paper");  // the paper rolls up out of sight, as on the typewriter
-    if (t.left < -0.5 || t.right > vw + 0.5 || (!rolling && (t.top < -0.5 || t.bottom > vh + 0.5)))
+    const down = rolling || o.scrolls;  // below the screen (or above it) is in sight once the page scrolls
+    if (t.left < -0.5 || t.right > vw + 0.5 || (!down && (t.top < -0.5 || t.bottom > vh + 0.5)))
       problems.push(`off the screen: ${name(el)} "${text.slice(0, 30)}"`);
+    const seen = { left: 0, top: 0, right: vw, bottom: vh };  // where the text can be seen: the screen, less the clips
+    let clipped = false;
     for (let a = el; a && a !== document.body; a = a.parentElement) {  // the element itself may clip its text
       const cs = getComputedStyle(a);
       if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
       const r = a.getBoundingClientRect();
       const across = t.left < r.left - 0.5 || t.right > r.right + 0.5;
-      if (across || (!rolling && (t.top < r.top - 0.5 || t.bottom > r.bottom + 0.5)))
+      if (!clipped && (across || (!rolling && (t.top < r.top - 0.5 || t.bottom > r.bottom + 0.5))))
         problems.push(`cut off: ${name(el)} "${text.slice(0, 30)}" by ${name(a)}`);
-      break;
+      clipped = true;  // the nearest clip only: the text's own box is measured against it
+      Object.assign(seen, { left: Math.max(r.left, seen.left), top: Math.max(r.top, seen.top),
+        right: Math.min(r.right, seen.right), bottom: Math.min(r.bottom, seen.bottom) });
+    }
+    if (o.covered) {
+      const over = coveredBy(el, t, seen);
+      if (over) problems.push(`under another box: ${name(el)} "${text.slice(0, 30)}" under ${name(over)}`);
     }
     const cs = getComputedStyle(el);
     // the font's capital height measured at 100 px (a small size's glyph box is rounded to whole pixels)
@@ -93,6 +132,7 @@ _LAYOUT = r"""
     const scale = el instanceof SVGElement ? el.getScreenCTM().a : 1;
     const cap = canvas.measureText("H").actualBoundingBoxAscent / 100 * parseFloat(cs.fontSize) * scale * mm;
     const what = `${name(el)} "${text.slice(0, 30)}"`;
+    if (!sizes) continue;
     if (far.has(el)) {
       farCount++;
       if (cap < %(far)s) problems.push(`text too small to read from 1.5 m: ${what} ${cap.toFixed(2)} mm`);
@@ -103,6 +143,7 @@ _LAYOUT = r"""
   for (const b of root.querySelectorAll("button")) {
     if (!shown(b)) continue;
     targets++;
+    if (!sizes) continue;
     const r = b.getBoundingClientRect();
     if (r.width * mm < %(target)s || r.height * mm < %(target)s)
       problems.push(`target under 15 mm: ${name(b)} ${(r.width * mm).toFixed(1)} x ${(r.height * mm).toFixed(1)} mm`);
@@ -132,8 +173,53 @@ _STRINGS = r"""
 """
 
 
+# Every visible button's label (and a link drawn as one) inside its button with ``spare`` pixels on each side: its
+# edge is its border box less its border and any ring drawn inside it (an inset box shadow).
+_LABELS = r"""
+(spare) => {
+  const problems = [];
+  for (const b of document.querySelectorAll("button, a.big")) {
+    const r = b.getBoundingClientRect(), cs = getComputedStyle(b);
+    if (!r.width || !r.height || cs.visibility === "hidden" || Number(cs.opacity) === 0) continue;
+    if (!b.textContent.trim()) continue;
+    let ring = 0;
+    for (const shadow of cs.boxShadow.split(/,(?![^(]*\))/).filter((s) => s.includes("inset"))) {
+      const lengths = shadow.match(/-?[\d.]+px/g) || [];
+      ring = Math.max(ring, parseFloat(lengths[3] || "0") + Math.max(Math.abs(parseFloat(lengths[0] || "0")),
+        Math.abs(parseFloat(lengths[1] || "0"))));
+    }
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    const t = range.getBoundingClientRect();
+    const room = { left: t.left - r.left - parseFloat(cs.borderLeftWidth) - ring,
+      right: r.right - parseFloat(cs.borderRightWidth) - ring - t.right,
+      top: t.top - r.top - parseFloat(cs.borderTopWidth) - ring,
+      bottom: r.bottom - parseFloat(cs.borderBottomWidth) - ring - t.bottom };
+    const tight = Object.entries(room).filter(([, px]) => px < spare);
+    const name = b.dataset.action || b.dataset.lang || b.dataset.choice || b.id || b.className;
+    if (tight.length)
+      problems.push(`label at its button's edge: ${name} "${b.textContent.trim().slice(0, 30)}" `
+        + tight.map(([side, px]) => `${side} ${px.toFixed(1)} px`).join(", "));
+  }
+  return problems;
+}
+"""
+
+
 def layout_problems(page, screen: Screen) -> dict:
     return page.evaluate(_LAYOUT, screen.mm_per_px)
+
+
+def layout_report(page, mm_per_px: float, *, sizes: bool = True, scrolls: bool = False,
+                  covered: bool = False) -> dict:
+    """The layout checks with options: ``sizes`` False leaves text and target sizes unchecked, ``scrolls`` True
+    lets the page scroll down (text below the screen is not off it), ``covered`` True finds text under another box."""
+    return page.evaluate(_LAYOUT, {"mm": mm_per_px, "sizes": sizes, "scrolls": scrolls, "covered": covered})
+
+
+def label_problems(page, spare: float = 2.0) -> list[str]:
+    """Visible buttons whose label comes nearer than ``spare`` pixels to the button's edge."""
+    return page.evaluate(_LABELS, spare)
 
 
 def assert_layout(page, screen: Screen, state: str) -> dict:

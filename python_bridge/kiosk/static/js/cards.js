@@ -8,8 +8,9 @@ const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const MINI = { pitX: (col) => 57 + 34 * col, top: 34, bottom: 70, r: 15, storeLeft: 21, storeRight: 195 };
 
-export function showRules() { $("about").hidden = true; $("rules").hidden = false; }
-export function showAbout() { $("rules").hidden = true; $("about").hidden = false; }
+// a card opens at the top of the page: online, a short window's page scrolls, and its cards with it (kiosk.css)
+export function showRules() { $("about").hidden = true; $("rules").hidden = false; window.scrollTo(0, 0); }
+export function showAbout() { $("rules").hidden = true; $("about").hidden = false; window.scrollTo(0, 0); }
 export function closeCards() { $("rules").hidden = true; $("about").hidden = true; }
 
 // a touch outside a card's box (on its shade) closes it
