@@ -148,6 +148,18 @@ SECTIONS = (
             "cycles a second, the typewriter at its speed) and the shipped strength. Target: p95 within 15 s, "
             "and the pace (wall seconds a counted 1960 second of thinking took) within 10 %.",
             "python_bridge", ("bench-online",), long=True),
+    Section("online-cluster", "The PDP-1 online past one host: one server on SQLite, then three on PostgreSQL",
+            "The same simulated visitors in one run, first on one server with SQLite, then through HAProxy on "
+            "three servers sharing a scratch PostgreSQL, all on this host (so the comparison is of their costs, "
+            "not of more hardware): under each row of the three, each server's share of the games and what "
+            "HAProxy and PostgreSQL cost, as shares of the host. Fast pace, full strength.",
+            "python_bridge", ("bench-online", "--servers", "3", "--steps", "10,50,100", "--pace", "fast",
+                              "--strength", "full"), long=True),
+    Section("online-failover", "The PDP-1 online past one host: a visitor's server lost",
+            "A visitor playing through HAProxy on three servers; twenty times its server is killed (kill -9), "
+            "then twenty times stopped (kill -STOP) past its lease, each timed from the signal to the next "
+            "question on the visitor's page.",
+            "python_bridge", ("bench-online", "--servers", "3", "--kills", "20"), long=True),
 )
 BY_NAME = {section.name: section for section in SECTIONS}
 DEFAULT = tuple(section.name for section in SECTIONS if not section.long)

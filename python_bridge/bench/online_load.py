@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -39,11 +38,11 @@ from pathlib import Path
 
 from ..kiosk.procinfo import cpu_seconds, descendants, rss_kb
 from ..kiosk.soak import ROOT, free_port
+from .online_visitor import visit
 
 TARGET_P95_S = {"fast": 1.5, "1960": 15.0}
 PACE_TOLERANCE = 0.10  # the 1960 pace: a counted second of thinking takes 0.9 to 1.1 wall seconds
 THINK_S = (2.0, 8.0)
-GAME_LIMIT_S = 3600.0  # a visitor that has not finished in an hour counts as an error
 STRENGTHS = ("gentle", "fair", "full")
 
 
@@ -64,6 +63,15 @@ class Step:
     seconds: float = 0.0
     paced_1960_s: float = 0.0  # the PDP-1's paced thinking in the step: its counted 1960 seconds
     paced_wall_s: float = 0.0  # and the wall seconds it took
+    shares: list[int] = field(default_factory=list)  # games each server finished in the step
+    parts_cpu: dict[str, float] = field(default_factory=dict)  # HAProxy's, PostgreSQL's, as a share of the host
+
+    def costs(self) -> str:
+        """The servers' shares of the games and what the parts in front and behind cost."""
+        total = sum(self.shares) or 1
+        shares = " ".join(f"{n / total:.0%}" for n in self.shares)
+        parts = ", ".join(f"{name} {cpu:.1%}" for name, cpu in self.parts_cpu.items())
+        return f"servers' shares {shares}" + (f"; {parts} of the host" if parts else "")
 
     def pace(self) -> float | None:
         """Wall seconds a counted 1960 second of thinking took (1.00: the pace kept exactly); None unpaced."""
@@ -101,118 +109,133 @@ def _health(url: str, replies_from: int | None = None) -> dict:
         return json.loads(err.read())
 
 
-async def _visitor(url: str, number: int, seed: int, strength: str | None, step: Step,
-                   think: tuple[float, float]) -> None:
-    import aiohttp
-
-    rng = random.Random(f"{seed}:{number}")
-    address = f"10.{number // 65536 % 256}.{number // 256 % 256}.{number % 256}"
-    began = time.monotonic()
-    async with aiohttp.ClientSession() as http:
-        ws = await http.ws_connect(url + "/ws", origin=url, headers={"X-Forwarded-For": address},
-                                   heartbeat=30)
-        state: dict = {}
-        waited: float | None = None
-        if strength:
-            await ws.send_str(json.dumps({"type": "choose", "strength": strength}))
-        await ws.send_str(json.dumps({"type": "play"}))
-        asked = time.monotonic()
-        async for msg in ws:
-            if msg.type != aiohttp.WSMsgType.TEXT:
-                break
-            data = json.loads(msg.data)
-            kind = data["type"]
-            if kind in ("hello",):
-                state = data["state"]
-            elif kind == "state":
-                state = data
-            elif kind == "full":
-                break
-            elif kind == "rejected" and state.get("phase") == "your_turn":  # (too fast for the rate limit)
-                await asyncio.sleep(1.0)  # as a person taps again
-                await ws.send_str(json.dumps({"type": "move", "pit": rng.choice(state["legal"]),
-                                              "turn": state["turn"]}))
-            if state.get("mode") == "visitor" and waited is None:
-                waited = time.monotonic() - asked
-            if state.get("phase") == "game_over":
-                step.completed += 1
-                break
-            if kind == "state" and state.get("mode") == "visitor" and state.get("phase") == "your_turn":
-                await asyncio.sleep(rng.uniform(*think))
-                await ws.send_str(json.dumps({"type": "move", "pit": rng.choice(state["legal"]),
-                                              "turn": state["turn"]}))
-            if time.monotonic() - began > GAME_LIMIT_S:
-                break
-        if state.get("phase") != "game_over":
-            step.failed += 1
-        if waited is not None:
-            step.waits.append(waited)
-        await ws.close()
-
-
 def _reaped_children_cpu(pid: int) -> float:
-    """CPU seconds of the children ``pid`` has waited for (its pdp1s that ended): /proc's cutime and cstime."""
+    """CPU seconds of the children ``pid`` has waited for (its pdp1s, a postmaster's backends): cutime, cstime."""
     stat = Path(f"/proc/{pid}/stat").read_text()
     fields = stat[stat.rindex(")") + 2:].split()
     return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
 
 
-def _usage(pid: int) -> tuple[float, float, int, int]:
-    """CPU seconds of the server and of its pdp1s (running, and ended), the resident memory of them all (KiB),
-    how many pdp1s run."""
-    kids = descendants(pid)
-    server = cpu_seconds(pid)
-    emulators = _reaped_children_cpu(pid)
-    for kid in kids:
+def _tree_cpu(pid: int, own: bool = True) -> float:
+    """CPU seconds of ``pid`` (unless not ``own``) and of every process below it, running or ended."""
+    total = (cpu_seconds(pid) if own else 0.0) + _reaped_children_cpu(pid)
+    for kid in descendants(pid):
         try:
-            emulators += cpu_seconds(kid)
+            total += cpu_seconds(kid)
         except OSError:
             pass
-    return server, emulators, rss_kb(pid) + sum(rss_kb(k) for k in kids), len(kids)
+    return total
 
 
-async def _step(url: str, pid: int, visitors: int, seed: int, strength: str | None,
-                think: tuple[float, float]) -> Step:
+@dataclass
+class Measured:
+    """What a step measures: the servers (each its URL and pid), where the visitors go, and the parts in
+    front and behind (HAProxy, PostgreSQL: name -> pid), each costed with everything below it."""
+
+    url: str
+    servers: list[tuple[str, int]]
+    parts: dict[str, int] = field(default_factory=dict)
+
+    def usage(self) -> tuple[float, float, int, int, dict[str, float]]:
+        """CPU seconds of the servers and of their pdp1s (running and ended), the resident memory of them all
+        (KiB), how many pdp1s run, and each part's CPU seconds."""
+        server = emulators = 0.0
+        rss = kids = 0
+        for _, pid in self.servers:
+            below = descendants(pid)
+            server += cpu_seconds(pid)
+            emulators += _tree_cpu(pid, own=False)
+            rss += rss_kb(pid) + sum(rss_kb(k) for k in below)
+            kids += len(below)
+        return server, emulators, rss, kids, {name: _tree_cpu(pid) for name, pid in self.parts.items()}
+
+
+async def _step(site: Measured, visitors: int, seed: int, strength: str | None, think: tuple[float, float]) -> Step:
     step = Step(visitors)
-    step.baseline_rss_kb = rss_kb(pid)  # the server idle: what the games add is over this
-    before = _health(url)
-    first_reply = before.get("replies_timed", 0)
-    cpu0 = _usage(pid)
+    step.baseline_rss_kb = sum(rss_kb(pid) for _, pid in site.servers)  # idle servers: the games add to this
+    before = {url: _health(url) for url, _ in site.servers}
+    cpu0 = site.usage()
     began = time.monotonic()
-    tasks = [asyncio.create_task(_visitor(url, n, seed, strength, step, think)) for n in range(visitors)]
+    tasks = [asyncio.create_task(visit(site.url, n, seed, strength, step, think)) for n in range(visitors)]
     while not all(task.done() for task in tasks):
-        _, _, rss, kids = _usage(pid)
+        _, _, rss, kids, _ = site.usage()
         step.peak_rss_kb, step.peak_games = max(step.peak_rss_kb, rss), max(step.peak_games, kids)
         await asyncio.wait(tasks, timeout=1.0)
     for task in tasks:
         if task.exception() is not None:
             step.failed += 1
     step.seconds = time.monotonic() - began
-    cpu1 = _usage(pid)
+    _settled(site)
+    cpu1 = site.usage()
     cores = len(os.sched_getaffinity(0))
     step.server_cpu = (cpu1[0] - cpu0[0]) / step.seconds / cores
     step.emulator_cpu = max(0.0, cpu1[1] - cpu0[1]) / step.seconds / cores
-    after = _health(url, first_reply)
-    step.replies = after.get("replies", [])
-    step.errors = after["errors"] - before["errors"]
-    step.mismatches = after["mismatches"] - before["mismatches"]
-    step.paced_1960_s = after["thinking_1960_s"] - before["thinking_1960_s"]
-    step.paced_wall_s = after["thinking_wall_s"] - before["thinking_wall_s"]
+    step.parts_cpu = {name: max(0.0, cpu1[4][name] - cpu0[4][name]) / step.seconds / cores for name in site.parts}
+    for url, _ in site.servers:
+        was = before[url]
+        after = _health(url, was.get("replies_timed", 0))
+        step.replies += after.get("replies", [])
+        step.errors += after["errors"] - was["errors"]
+        step.mismatches += after["mismatches"] - was["mismatches"]
+        step.paced_1960_s += after["thinking_1960_s"] - was["thinking_1960_s"]
+        step.paced_wall_s += after["thinking_wall_s"] - was["thinking_wall_s"]
+        step.shares.append(after["games_played"] - was["games_played"])
     return step
+
+
+def _settled(site: Measured, timeout: float = 30.0) -> None:
+    """Wait until every server has counted its games: a visitor sees the end before its server has done
+    with the game (the typewriter's last line, the record kept)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(_health(url).get("games", 0) == 0 for url, _ in site.servers):
+            return
+        time.sleep(0.2)
+
+
+def ramp(site: Measured, steps: list[int], pace: str, strength: str | None, seed: int, think: tuple[float, float],
+         max_games: int, title: str = "bench-online") -> list[Step]:
+    """The visitors ramped on ``site``: its heading, a row a step (with the servers' shares and the parts'
+    costs past one server), and the capacity line; the steps."""
+    target = TARGET_P95_S[pace]
+    print(f"{title}: pace {pace}, strength {strength or 'the shipped default'}, max_games {max_games}"
+          f"{' a server' if len(site.servers) > 1 else ''}, {len(os.sched_getaffinity(0))} cores, seed {seed}; "
+          f"visitors think {think[0]:g}-{think[1]:g} s a move; target: reply p95 <= {target:g} s", flush=True)
+    print(HEADER, flush=True)
+    met, done = [], []
+    for visitors in steps:
+        step = asyncio.run(_step(site, visitors, seed, strength, think))
+        done.append(step)
+        print(step.row(), flush=True)
+        if len(site.servers) > 1 or site.parts:
+            print("          " + step.costs(), flush=True)
+        ratio = step.pace()
+        paced = ratio is None or abs(ratio - 1) <= PACE_TOLERANCE
+        if step.p95() <= target and paced and not step.failed and not step.errors and not step.mismatches:
+            met.append(visitors)
+    kept = f", the 1960 pace kept within {PACE_TOLERANCE:.0%}" if pace == "1960" else ""
+    print(f"capacity: {max(met) if met else 'none of the steps'} simultaneous visitors "
+          f"(the largest step whose reply p95 met {target:g} s{kept}, every game finished and checked)", flush=True)
+    return done
+
+
+def settings_text(pace: str, max_games: int | None) -> str:
+    """The shipped settings but the pace (and ``max_games`` if given); the loopback the one trusted proxy."""
+    lines = ["[online]", f'pace = "{pace}"', 'trusted_proxies = ["127.0.0.1"]', "per_ip_games = 4",
+             "max_waiting = 100000"]
+    if max_games is not None:
+        lines.append(f"max_games = {max_games}")
+    return "\n".join(lines) + "\n"
 
 
 def run_bench(steps: list[int], pace: str, strength: str | None, seed: int, max_games: int | None,
               think: tuple[float, float] = THINK_S) -> int:
-    """Start the server, ramp the visitors, print a row a step and the capacity; the exit status."""
+    """Start one server on SQLite, ramp the visitors, print a row a step and the capacity; the exit status."""
     with tempfile.TemporaryDirectory(prefix="bench-online-") as scratch:
         folder = Path(scratch)
         port = free_port()
         settings = folder / "online.toml"
-        lines = ["[online]", f'pace = "{pace}"', 'trusted_proxies = ["127.0.0.1"]', "per_ip_games = 4",
-                 "max_waiting = 100000"]
-        if max_games is not None:
-            lines.append(f"max_games = {max_games}")
-        settings.write_text("\n".join(lines) + "\n")
+        settings.write_text(settings_text(pace, max_games))
         log = open(folder / "server.log", "wb")
         server = subprocess.Popen([sys.executable, "-m", "python_bridge", "online", "--config", str(settings),
                                    "--port", str(port), "--state-dir", str(folder / "state")],
@@ -229,22 +252,7 @@ def run_bench(steps: list[int], pace: str, strength: str | None, seed: int, max_
                         print("bench-online: the server did not start", file=sys.stderr)
                         return 1
                     time.sleep(0.2)
-            target = TARGET_P95_S[pace]
-            print(f"bench-online: pace {pace}, strength {strength or 'the shipped default'}, max_games "
-                  f"{health['max_games']}, {len(os.sched_getaffinity(0))} cores, seed {seed}; visitors think "
-                  f"{think[0]:g}-{think[1]:g} s a move; target: reply p95 <= {target:g} s", flush=True)
-            print(HEADER, flush=True)
-            met = []
-            for visitors in steps:
-                step = asyncio.run(_step(url, server.pid, visitors, seed, strength, think))
-                print(step.row(), flush=True)
-                ratio = step.pace()
-                paced = ratio is None or abs(ratio - 1) <= PACE_TOLERANCE
-                if step.p95() <= target and paced and not step.failed and not step.errors and not step.mismatches:
-                    met.append(visitors)
-            kept = f", the 1960 pace kept within {PACE_TOLERANCE:.0%}" if pace == "1960" else ""
-            print(f"capacity: {max(met) if met else 'none of the steps'} simultaneous visitors "
-                  f"(the largest step whose reply p95 met {target:g} s{kept}, every game finished and checked)")
+            ramp(Measured(url, [(url, server.pid)]), steps, pace, strength, seed, think, health["max_games"])
         finally:
             server.terminate()
             try:

@@ -6,11 +6,15 @@ from __future__ import annotations
 import argparse
 
 from ..bench.online_load import STRENGTHS, run_bench
+from ..online.cluster import ClusterError
+from ..online.scratch_postgres import ScratchError
 from ..online.settings import PACES, RANGES
 from .validators import UsageError, add_seed, bounded_int, new_parser, run_guarded
 
 VISITORS = bounded_int(1, 1000)
 MAX_GAMES = bounded_int(*(int(n) for n in RANGES["max_games"]))
+SERVERS = bounded_int(1, 16)
+KILLS = bounded_int(1, 100)
 MAX_STEPS = 10
 MAX_THINK_S = 60.0
 
@@ -48,12 +52,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: the shipped, 50 a core)")
     parser.add_argument("--think", type=think, default=(2.0, 8.0), metavar="MIN-MAX",
                         help="seconds a visitor thinks a move, 0-60 (default 2-8)")
+    parser.add_argument("--servers", type=SERVERS, default=0, metavar="N",
+                        help="1-16: after one server on SQLite, N on PostgreSQL behind HAProxy, compared "
+                             "(default: one server only)")
+    parser.add_argument("--kills", type=KILLS, default=0, metavar="K",
+                        help="1-100, with --servers 2 or more: instead of the ramp, kill a visitor's server K times "
+                             "and time each to the next question on the page")
     add_seed(parser, 1, "the seed of every visitor's thinking and moves")
     return parser
 
 
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.kills and args.servers < 2:
+        parser.error("--kills needs --servers 2 or more: somewhere for the visitor to go")
+    if args.kills:
+        from ..bench.failover import run_failover
+
+        return run_guarded(lambda: run_failover(args.servers, args.kills, args.seed),
+                           (UsageError, ClusterError, ScratchError), needs_tape=True)
+    if args.servers:
+        from ..bench.online_cluster_load import run_cluster_bench  # psycopg: only past one host
+
+        return run_guarded(lambda: run_cluster_bench(args.steps, args.pace, args.strength, args.seed, args.max_games,
+                                                     args.think, args.servers),
+                           (UsageError, ClusterError, ScratchError), needs_tape=True)
     return run_guarded(lambda: run_bench(args.steps, args.pace, args.strength, args.seed, args.max_games,
                                          args.think),
                        (UsageError,), needs_tape=True)

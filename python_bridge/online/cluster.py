@@ -100,9 +100,12 @@ class Cluster:
         self.url = f"http://127.0.0.1:{port}"
         self.postgres = ScratchPostgres()  # (a folder of its own: the database's user reaches it)
         self.settings = self.folder / "online.toml"
-        lines = ["[online]", f'pace = "{pace}"', 'trusted_proxies = ["127.0.0.1"]', "per_ip_games = 1000"]
+        lines = ["[online]", f'pace = "{pace}"', 'trusted_proxies = ["127.0.0.1"]']
+        if "per_ip_games" not in extra_settings:
+            lines.append("per_ip_games = 1000")  # (every visitor of a trial on one machine comes from it)
         if max_games is not None:
             lines.append(f"max_games = {max_games}")
+        # extra_settings: more [online] lines, then sections of its own ([game], [choices])
         self.settings.write_text("\n".join(lines) + "\n" + extra_settings)
         self.max_games = max_games
         self.servers = [ClusterServer(f"s{n + 1}", free_port(), self.folder / f"server-s{n + 1}.log")

@@ -27,3 +27,36 @@ def test_a_small_ramp_prints_a_row_a_step_and_the_capacity(kalah_tape) -> None:
     assert all(row[10] == "0" and row[11] == "0" for row in rows)  # no errors, no mismatches
     assert all(len(row) == 14 and row[13] == "-" for row in rows)  # the pace column: "-", fast is unpaced
     assert lines[4].startswith("capacity: ")
+
+
+def test_past_one_host_the_same_table_twice_with_shares_and_costs(kalah_tape) -> None:
+    """``--servers 2``: one server on SQLite, then two on PostgreSQL behind HAProxy, in one run: the same rows,
+    and under each of the two servers' the shares of the games and HAProxy's and PostgreSQL's costs."""
+    done = subprocess.run([sys.executable, "-m", "python_bridge", "bench-online", "--steps", "2", "--pace", "fast",
+                           "--think", "0.3-0.5", "--strength", "gentle", "--servers", "2", "--max-games", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("bench-online: pace fast") and lines[1] == HEADER
+    second = lines.index("") + 1
+    assert lines[second].startswith("bench-online, 2 servers on PostgreSQL behind HAProxy:")
+    assert lines[second + 1] == HEADER and lines[second + 2].split()[:2] == ["2", "2"]
+    shares = lines[second + 3].strip()
+    assert shares.startswith("servers' shares ") and "haproxy" in shares and "postgresql" in shares
+    assert shares.replace(";", "").split()[2:4] == ["50%", "50%"]  # one machine each: a game on each server
+    assert lines[-1].startswith("capacity: ")
+
+
+def test_a_visitors_server_killed_is_timed_to_the_next_question(kalah_tape) -> None:
+    done = subprocess.run([sys.executable, "-m", "python_bridge", "bench-online", "--servers", "2", "--kills", "2"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines[1:5]] == ["kill -9  1", "kill -9  2", "kill -STOP  1",
+                                                           "kill -STOP  2"]
+    assert lines[-2].startswith("failover, killed") and lines[-1].startswith("failover, stopped")
+
+
+def test_kills_need_somewhere_to_go(bridge) -> None:
+    refused = bridge("bench-online", "--kills", "3")
+    assert refused.returncode == 2 and "--kills needs --servers 2 or more" in refused.stderr
