@@ -146,7 +146,8 @@ SECTIONS = (
     Section("online-1960", "The PDP-1 online: simulated visitors, at the shipped settings",
             "The same at the shipped settings: the 1960 pace (thinking counted and paced at 200,000 memory "
             "cycles a second, the typewriter at its speed) and the shipped strength. Target: p95 within 15 s, "
-            "and the pace (wall seconds a counted 1960 second of thinking took) within 10 %.",
+            "and the pace (wall seconds a counted 1960 second of the PDP-1's replies took, thinking and typing) "
+            "within 10 %.",
             "python_bridge", ("bench-online",), long=True),
     Section("online-cluster", "The PDP-1 online past one host: one server on SQLite, then three on PostgreSQL",
             "The same simulated visitors in one run, first on one server with SQLite, then through HAProxy on "

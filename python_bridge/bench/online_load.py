@@ -15,8 +15,10 @@ loopback, the only one trusted here) would say it.  For each step it prints:
 * the CPU of the server and of the emulators as a share of the host, from /proc;
 * the resident memory at the step's peak, in all and per game;
 * errors and mismatches (the server's counters, and visitors that did not finish);
-* the pace: the wall seconds the PDP-1's paced thinking took for each of its counted 1960 seconds
-  (1.00 is the 1960 pace kept exactly; the target is within 10 %, 0.90 to 1.10; "-" when unpaced).
+* the pace: the wall seconds the PDP-1's replies took for each of their counted 1960 seconds -- the
+  thinking's memory cycles at 200,000 a second and the typewriter's characters at 10 a second -- timed
+  at the server from the visitor's move to the next question (1.00 is the 1960 pace kept exactly; the
+  target is within 10 %, 0.90 to 1.10; "-" when unpaced).
 
 Then the capacity: the largest step whose reply p95 meets the target (1.5 s at ``--pace fast``, 15 s
 at the shipped 1960 pace, the pace kept within 10 % there), every game finished and checked.
@@ -61,8 +63,8 @@ class Step:
     errors: int = 0
     mismatches: int = 0
     seconds: float = 0.0
-    paced_1960_s: float = 0.0  # the PDP-1's paced thinking in the step: its counted 1960 seconds
-    paced_wall_s: float = 0.0  # and the wall seconds it took
+    paced_1960_s: float = 0.0  # the PDP-1's paced replies in the step: their counted 1960 seconds
+    paced_wall_s: float = 0.0  # and the wall seconds they took
     shares: list[int] = field(default_factory=list)  # games each server finished in the step
     parts_cpu: dict[str, float] = field(default_factory=dict)  # HAProxy's, PostgreSQL's, as a share of the host
 
@@ -74,7 +76,8 @@ class Step:
         return f"servers' shares {shares}" + (f"; {parts} of the host" if parts else "")
 
     def pace(self) -> float | None:
-        """Wall seconds a counted 1960 second of thinking took (1.00: the pace kept exactly); None unpaced."""
+        """Wall seconds a counted 1960 second of the PDP-1's replies took (1.00: the pace kept exactly); None
+        unpaced."""
         return self.paced_wall_s / self.paced_1960_s if self.paced_1960_s else None
 
     def row(self) -> str:
@@ -177,8 +180,8 @@ async def _step(site: Measured, visitors: int, seed: int, strength: str | None, 
         step.replies += after.get("replies", [])
         step.errors += after["errors"] - was["errors"]
         step.mismatches += after["mismatches"] - was["mismatches"]
-        step.paced_1960_s += after["thinking_1960_s"] - was["thinking_1960_s"]
-        step.paced_wall_s += after["thinking_wall_s"] - was["thinking_wall_s"]
+        step.paced_1960_s += after["reply_1960_s"] - was["reply_1960_s"]
+        step.paced_wall_s += after["reply_wall_s"] - was["reply_wall_s"]
         step.shares.append(after["games_played"] - was["games_played"])
     return step
 

@@ -106,6 +106,8 @@ class GameSession(FrontEnd):
                             "turn": 0}
         self.choice = config.default_choice()  # the visitor's game size and strength for the next visitor game
         self._paper = Paper()
+        self._typewriter_free = 0.0  # when the paced typewriter may type its next character
+        self.typed = 0  # characters typed at the typewriter's pace, so far
         self._lights: ConsoleLights | None = None
         self._lights_shown_at = 0.0
         self.last_touch = time.monotonic()
@@ -301,9 +303,16 @@ class GameSession(FrontEnd):
             self._type_on_paper(text)
             return
         for char in text:
+            if char == "\r":
+                self._type_on_paper(char)
+                continue
+            # each character a character's time after the one before, kept by the clock and not by the
+            # sleeps, so that a busy host's late wakings do not add up over a reply
+            start = max(time.monotonic(), self._typewriter_free)
+            self.pause(start - time.monotonic())
             self._type_on_paper(char)
-            if char != "\r":
-                self.pause(1 / pace)
+            self._typewriter_free = start + 1 / pace
+            self.typed += 1
 
     def _type_on_paper(self, text: str) -> None:
         with self._lock:

@@ -59,8 +59,8 @@ class Counters:
     mismatches: int = 0
     restarts: int = 0
     errors: int = 0
-    thinking_1960_s: float = 0.0  # the paced thinking of the games ended: its 1960 seconds, counted
-    thinking_wall_s: float = 0.0  # and the wall seconds it took (how closely the host kept the pace)
+    reply_1960_s: float = 0.0  # the PDP-1's paced replies: their 1960 seconds, counted (thinking and typing)
+    reply_wall_s: float = 0.0  # and the wall seconds they took (how closely the host kept the pace)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, name: str) -> None:
@@ -69,8 +69,8 @@ class Counters:
 
     def paced(self, counted: float, wall: float) -> None:
         with self.lock:
-            self.thinking_1960_s += counted
-            self.thinking_wall_s += wall
+            self.reply_1960_s += counted
+            self.reply_wall_s += wall
 
     def replied(self, seconds: float) -> None:
         with self.lock:
@@ -96,16 +96,28 @@ class OnlineSession(GameSession):
         self.owner.beat()
 
     answered_at: float | None = None  # when the visitor's last move was taken
+    _counted_at = 0.0  # the 1960 seconds counted (thinking and typing) when it was
+
+    def counted_1960_s(self) -> float:
+        """The 1960 seconds of this game's paced replies so far: the thinking's counted cycles (at 200,000 a
+        second) and the characters the typewriter typed (at its 10 a second)."""
+        pace = self.config.paper_pace
+        return self.driver.pacer.paced_seconds + (self.typed / pace if pace else 0.0)
 
     def choose(self, game: Game) -> str:
         """The visitor's move, the machine asleep meanwhile; the reply to the last move is timed here, from the
-        move's arrival to this question (the PDP-1's thinking and typing, as the server sees them)."""
+        move's arrival to this question (the PDP-1's thinking and typing, as the server sees them), and, when
+        paced, set beside its 1960 time: how closely the host keeps the 1960 pace."""
         if self.answered_at is not None:
-            self.owner.replied(time.monotonic() - self.answered_at)  # type: ignore[attr-defined]
+            wall = time.monotonic() - self.answered_at
+            self.owner.replied(wall)  # type: ignore[attr-defined]
+            if self.driver.pacer.paced:
+                self.owner.paced(self.counted_1960_s() - self._counted_at, wall)  # type: ignore[attr-defined]
             self.answered_at = None
         try:
             keys = super().choose(game)
             self.answered_at = time.monotonic()
+            self._counted_at = self.counted_1960_s()
             return keys
         finally:
             machine = self.driver.machine
@@ -175,6 +187,9 @@ class OnlineGame:
     def replied(self, seconds: float) -> None:
         self.counters.replied(seconds)
 
+    def paced(self, counted: float, wall: float) -> None:
+        self.counters.paced(counted, wall)
+
     def failed(self, failure: Failure) -> None:
         self.counters.add("restarts")
         self.log.warning("game %s: the emulator failed (%s)%s", self.id, failure.reason,
@@ -236,8 +251,6 @@ class OnlineGame:
             self.counters.add("errors")
             self.log.exception("game %s: unexpected error", self.id)
         finally:
-            pacer = self.session.driver.pacer
-            self.counters.paced(pacer.paced_seconds, pacer.wall_seconds)
             self.session.driver.close()  # the machine is given back at once
             if not self.lost.is_set():
                 self.leases.give_up(self.id)
