@@ -23,7 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "demo": {"checking", "driver", "machine", "reference", "tools"},
     "kiosk": {"driver", "machine", "reference", "tools"},
     "online": {"demo", "driver", "kiosk", "machine", "reference", "tools"},
-    "bench": {"checking", "driver", "kiosk", "machine", "reference", "tools"},  # (online: its server, as a process)
+    "bench": {"checking", "driver", "kiosk", "machine", "online", "reference", "tools"},  # online: its cluster
     "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "kiosk", "online", "tools"},
     "": {"commands"},  # python_bridge/__main__.py and __init__.py
 }

@@ -22,8 +22,8 @@ import statistics
 import time
 
 from ..online.cluster import Cluster
+from ..online.database import open_store
 from ..online.scratch_postgres import free_port
-from ..online.store import open_store
 
 RECONNECT_FIRST_S = 0.25
 HOW = {signal.SIGKILL: "kill -9", signal.SIGSTOP: "kill -STOP"}

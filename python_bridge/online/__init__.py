@@ -1,13 +1,16 @@
 """The PDP-1 online: many visitors at once, each in a browser of their own, each game on an emulated
-PDP-1 of its own, every move cross-checked.
+PDP-1 of its own, every move cross-checked; on one host, or past it.
 
-``settings`` (the ``[online]`` section and the command line, every value bounded), ``store`` (the
-games kept by ID: SQLite under the state folder, WAL, one transaction a move), ``game`` (one
-visitor's game: the kiosk's ``GameSession`` -- the one game driver with a page as its front end --
-on a thread and an emulator of its own), ``lobby`` (how many machines run at once, the waiting
-line, first come first served), ``server`` (aiohttp: the page, ``/ws``, the records by ID,
-``/health``).
+``settings`` (the ``[online]`` section and the command line, every value bounded); the games kept by
+ID: ``store`` (what a store is), ``store_sql`` (the one schema, versioned, and its SQL),
+``store_sqlite`` (the embedded default, under the state folder) and ``store_postgres`` (PostgreSQL,
+past one host), ``database`` (the one a setting names, opened); ``leases`` (one owner a game: the
+leases a server holds, renewed); ``game`` (one visitor's game: the kiosk's ``GameSession`` -- the one
+game driver with a page as its front end -- on a thread and an emulator of its own); ``lobby`` (how
+many machines run at once, the waiting line, first come first served); ``server`` (aiohttp: the page,
+``/ws``, the records by ID, ``/health``, one line for the whole site); ``scratch_postgres`` and
+``cluster`` (PostgreSQL, N servers and HAProxy on one machine: ``make online-cluster`` and the tests).
 
 May import: ``driver``, ``kiosk``, ``demo`` (the paper picture), ``machine``, ``reference``, ``tools``
-and the standard library (and aiohttp).
+and the standard library (and aiohttp; psycopg only where PostgreSQL is used).
 """

@@ -35,11 +35,12 @@ from ..kiosk.procinfo import rss_kb
 from ..kiosk.server import STATIC_DIR, Client
 from ..kiosk.view import board_view
 from ..kiosk.web_guard import guarded_app, listen, stop_requested
+from .database import open_store
 from .game import Counters, OnlineGame, new_game_id, saved_game, well_formed
 from .leases import Leases, server_name
 from .lobby import Full, Lobby, Place
 from .settings import OnlineSettings
-from .store import StoreError, open_store
+from .store import StoreError
 
 SERVER_NAME = "kalah-online"  # the Server header: no versions
 NO_SUCH_GAME = "no such game: here is a new one"

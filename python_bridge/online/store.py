@@ -18,7 +18,6 @@ One owner a game: a server drives a game only while it holds the game's lease (`
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Protocol
 
 
@@ -79,18 +78,3 @@ class GameStore(Protocol):
 
     def close(self) -> None:
         """Give the connection back."""
-
-
-def open_store(database: str, state_dir: Path) -> GameStore:
-    """The store ``database`` names: ``""`` is SQLite under ``state_dir``, ``postgresql://...`` PostgreSQL.
-    StoreError (one line) when it cannot be opened: an unreachable server, a folder that refuses a file."""
-    if database.startswith(("postgresql://", "postgres://")):
-        from .store_postgres import PostgresStore  # psycopg: only where PostgreSQL is used
-
-        return PostgresStore(database)
-    from .store_sqlite import SqliteStore
-
-    return SqliteStore(state_dir / SQLITE_NAME)
-
-
-SQLITE_NAME = "games.sqlite3"

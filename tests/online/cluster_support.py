@@ -12,7 +12,7 @@ import time
 import aiohttp
 
 from python_bridge.online.cluster import Cluster, ClusterServer
-from python_bridge.online.store import open_store
+from python_bridge.online.database import open_store
 from tests.online.online_support import OnlinePage
 
 RECONNECT_FIRST_S = 0.25  # the page's first wait before a new try, doubling (connection.js)

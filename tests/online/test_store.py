@@ -12,7 +12,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from python_bridge.online.store import SQLITE_NAME, LeaseLost, StoreError, open_store
+from python_bridge.online.database import SQLITE_NAME, open_store
+from python_bridge.online.store import LeaseLost, StoreError
 from python_bridge.online.store_sql import MIGRATIONS, SCHEMA_VERSION
 
 GAME = "g" * 22
