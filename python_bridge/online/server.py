@@ -216,7 +216,8 @@ def _show_kept(game: OnlineGame, saved: SavedGame, finished: bool) -> None:
     session.mode = "visitor"
     session.new_page(saved.transcript)
     checker = checker_from_record(saved.title, saved.moves)
-    session.update(board=board_view(checker), phase="game_over" if finished else "one_moment",
+    # (in visitor mode from the first message: a page coming back is not shown how to play again)
+    session.update(mode="visitor", board=board_view(checker), phase="game_over" if finished else "one_moment",
                    notice=None if finished else NOTICE_ONE_MOMENT)
 
 

@@ -6,7 +6,6 @@ sends an unanswered move again when the same question is asked again, as the pag
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import aiohttp
@@ -90,23 +89,11 @@ class ClusterPage(OnlinePage):
                     raise AssertionError("the page could not connect again") from None
                 wait = min(2 * wait, 2.0)
 
-    async def until(self, condition, timeout: float = 20) -> None:
-        deadline = time.monotonic() + timeout
-        while not condition():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"page: condition not met; state {self.state}; rejected {self.rejected}")
-            try:
-                msg = await self.ws.receive(timeout=left)
-            except asyncio.TimeoutError:
-                continue
-            if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING,
-                            aiohttp.WSMsgType.ERROR):
-                await self._reconnect(deadline)
-                continue
-            self._take(json.loads(msg.data))
-            await self._answer_again()
+    async def dropped(self, msg: aiohttp.WSMessage, deadline: float) -> None:
+        await self._reconnect(deadline)
 
+    async def taken(self) -> None:
+        await self._answer_again()
 
 def server_of(cluster: Cluster, game: str) -> ClusterServer:
     """The server that holds the game's lease now."""

@@ -90,3 +90,19 @@ class OnlinePage(Page):
                 await self.move(self.state["legal"][0])
                 await self.until(lambda turn=turn: self.state["turn"] != turn
                                  or self.state.get("phase") == "game_over", timeout)
+
+
+YOUR_MOVE = 'body[data-mode="visitor"][data-phase="your_turn"] #bottom-row .pit.legal'
+
+
+def start_in_browser(page, url: str) -> str:
+    """Open the online page in a Chromium tab, play (the rules card closed if it opens) until the visitor is
+    asked a move; the game's ID, as the tab keeps it."""
+    page.goto(url + "/")
+    page.wait_for_function("sessionStorage.getItem('kalah-game') !== null")
+    page.locator('[data-action="play"]').tap()
+    page.wait_for_selector('body[data-mode="visitor"]')  # (the game begun: how to play is shown, if at all)
+    if page.locator('[data-action="close-rules"]').is_visible():
+        page.locator('[data-action="close-rules"]').tap()
+    page.wait_for_selector(YOUR_MOVE)
+    return page.evaluate("sessionStorage.getItem('kalah-game')")

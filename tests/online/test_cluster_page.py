@@ -12,11 +12,11 @@ import pytest
 from python_bridge.online.cluster import Cluster
 from python_bridge.online.scratch_postgres import free_port
 from tests.online.cluster_support import server_of
+from tests.online.online_support import YOUR_MOVE, start_in_browser
 from tests.online.test_cluster import GAME
 from tests.programs import need
 
 pytestmark = pytest.mark.simh
-YOUR_MOVE = 'body[data-mode="visitor"][data-phase="your_turn"] #bottom-row .pit.legal'
 KEEP_MESSAGES = """
 (() => {
   window.seen = [];
@@ -33,16 +33,6 @@ KEEP_MESSAGES = """
 """
 
 
-def _play(page, url: str) -> str:
-    page.goto(url + "/")
-    page.wait_for_function("sessionStorage.getItem('kalah-game') !== null")
-    page.locator('[data-action="play"]').tap()
-    if page.locator('[data-action="close-rules"]').is_visible():
-        page.locator('[data-action="close-rules"]').tap()
-    page.wait_for_selector(YOUR_MOVE)
-    return page.evaluate("sessionStorage.getItem('kalah-game')")
-
-
 def _move(page) -> None:
     turn = page.evaluate("kiosk.state.turn")
     page.locator(YOUR_MOVE).first.tap()
@@ -54,10 +44,10 @@ def test_two_browsers_through_haproxy_and_a_server_killed(browser_context, tmp_p
     with Cluster(2, free_port(), pace="fast", max_games=4, extra_settings=GAME, folder=tmp_path) as cluster:
         browser_context.add_init_script(KEEP_MESSAGES)
         first = browser_context.pages[0] if browser_context.pages else browser_context.new_page()
-        first_game = _play(first, cluster.url)
+        first_game = start_in_browser(first, cluster.url)
         browser_context.clear_cookies()  # the second browser: no server yet, so HAProxy picks the other
         second = browser_context.new_page()
-        second_game = _play(second, cluster.url)
+        second_game = start_in_browser(second, cluster.url)
         victim = server_of(cluster, first_game)
         assert server_of(cluster, second_game) is not victim
         board = first.evaluate("JSON.stringify(kiosk.state.board)")
@@ -67,6 +57,7 @@ def test_two_browsers_through_haproxy_and_a_server_killed(browser_context, tmp_p
         first.wait_for_function(f"window.seen.filter((m) => m.type === 'hello').length >= 2 && "
                                 f"kiosk.state.phase === 'your_turn' && kiosk.state.turn === {turn}")
         assert first.evaluate("window.seen.some((m) => (m.state || m).notice === 'one_moment')")
+        assert first.locator("#rules").is_hidden()  # a page coming back is not shown how to play again
         assert first.evaluate("JSON.stringify(kiosk.state.board)") == board
         assert first.evaluate("sessionStorage.getItem('kalah-game')") == first_game
         _move(first)
