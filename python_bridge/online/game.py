@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from ..driver.crosscheck import CrossCheckMismatch
-from ..driver.driver import Failure
+from ..driver.driver import KEY_AFTER_CONT, Failure
 from ..driver.game_records import RecordError, SavedGame, read_game_record
 from ..kiosk.game_session import NOTICE_ONE_MOMENT, WAITING_LIGHTS_AFTER, GameAborted, GameSession, Stopping
 from ..kiosk.lights import sample
@@ -84,14 +84,21 @@ class OnlineSession(GameSession):
     its PC found in the keyboard loop, its lamps read, continued, as at the kiosk) and then suspended
     (SIGSTOP); it is woken (SIGCONT) before the visitor's key is typed, or the game is left."""
 
+    _looked_at: float | None = None  # the question whose machine was looked at (its ``asked`` time)
+
     def look_at_keyboard(self, asked: float) -> None:
         machine = self.driver.machine
         if (machine is None or machine.sim.suspended or not self.driver.asked
                 or time.monotonic() - asked < WAITING_LIGHTS_AFTER):
             return
-        self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
+        if self._looked_at != asked:  # once a question
+            self._looked_at = asked
+            self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
         machine = self.driver.machine  # (a machine that failed the look is replaced, the game restored)
-        if machine is not None and machine.sim.running and self.driver.asked:
+        # not suspended until SIMH has surely gone on after the look: a pdp1 stopped before it has, flushes
+        # the keyboard as it goes on after SIGCONT, and the visitor's key typed meanwhile would be lost
+        settled = time.monotonic() - self.driver.continued_at >= KEY_AFTER_CONT
+        if machine is not None and machine.sim.running and self.driver.asked and settled:
             machine.sim.suspend()
         self.owner.beat()
 
