@@ -4,6 +4,7 @@ the measuring is ``bench.online_load``)."""
 from __future__ import annotations
 
 import argparse
+import signal
 
 from ..bench.online_load import STRENGTHS, run_bench
 from ..online.cluster import ClusterError
@@ -62,9 +63,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # SIGTERM ends the run as Ctrl-C does: through every ``with``, so that no server, pdp1, HAProxy or
+    # PostgreSQL it started is left behind
+    signal.signal(signal.SIGTERM, _stop)
     if args.kills and args.servers < 2:
         parser.error("--kills needs --servers 2 or more: somewhere for the visitor to go")
     if args.kills:

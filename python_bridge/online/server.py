@@ -378,7 +378,9 @@ def build_app(site: Site) -> web.Application:
             return game
         kind = message.kind
         if kind == "new_game":
-            if game.running or game.id in site.lobby.waiting:
+            # (a game at its end may still be typing its last line and keeping its record: over, all the same)
+            over = game.session.view()["phase"] == "game_over"
+            if (game.running and not over) or game.id in site.lobby.waiting:
                 client.send(json.dumps({"type": "rejected", "reason": "a game is in progress"}))
                 return game
             detach(client, game)
