@@ -16,7 +16,7 @@ from pathlib import Path
 from ..kiosk.config import ConfigError
 from ..machine.simh import SimhError
 from ..online.server import run  # aiohttp, the kiosk's extra: without it __main__ says so in one line
-from ..online.settings import DATABASE_VARIABLE, PACES, RANGES, checked, load_settings
+from ..online.settings import DATABASE_VARIABLE, PACES, RANGES, checked, checked_database, load_settings
 from ..online.store import StoreError
 from .validators import EXIT_FAILURE, UsageError, bounded_int, fail, folder_name, new_parser, readable_file, run_guarded
 
@@ -34,12 +34,29 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where the games are kept (default records/online; made if missing, checked first)")
     parser.add_argument("--pace", choices=PACES, help="1960: the PDP-1 at 1960 speed (the default); fast")
     parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: 50 a core)")
-    parser.add_argument("--database", metavar="URL",
+    parser.add_argument("--database", metavar="URL", type=database_url,
                         help=f"postgresql://user@host:port/name: the games in PostgreSQL (or ${DATABASE_VARIABLE}; "
                              "default: SQLite under the state folder)")
-    parser.add_argument("--label", help="this server's name in the load balancer (its server line, such as s1): "
-                                        "past one host, pages waiting elsewhere are sent to it by this name")
+    parser.add_argument("--label", type=label,
+                        help="this server's name in the load balancer (its server line, such as s8371): past one "
+                             "host, pages waiting elsewhere are sent to it by this name")
     return parser
+
+
+def database_url(text: str) -> str:
+    """An argparse ``type``: a PostgreSQL URL (the option is left out for SQLite, the default)."""
+    try:
+        return checked_database(text) if text else checked_database(None)
+    except ConfigError as bad:
+        raise argparse.ArgumentTypeError(str(bad).replace('"" (SQLite under state_dir) or ', "")) from None
+
+
+def label(text: str) -> str:
+    """An argparse ``type``: the server's name in the load balancer (left out: none)."""
+    try:
+        return checked("label", text) if text else checked("label", None)
+    except ConfigError as bad:
+        raise argparse.ArgumentTypeError(str(bad)) from None
 
 
 def ready_state_dir(path: Path) -> None:

@@ -432,12 +432,6 @@ class GameDriver(Closing):
         return self._run.slowed
 
     @property
-    def continued_at(self) -> float:
-        """When a look at the keyboard loop last continued the machine (SIMH flushes the keyboard as it
-        continues: nothing typed, and nothing suspended, until ``KEY_AFTER_CONT`` after it)."""
-        return self._run.continued_at
-
-    @property
     def asked(self) -> bool:
         """Whether the PDP-1 has asked for a key and waits for it (none typed yet)."""
         return self._run.asked

@@ -85,6 +85,7 @@ class OnlineSession(GameSession):
     (SIGSTOP); it is woken (SIGCONT) before the visitor's key is typed, or the game is left."""
 
     _looked_at: float | None = None  # the question whose machine was looked at (its ``asked`` time)
+    _continued = 0.0  # when that look ended, the machine continued
 
     def look_at_keyboard(self, asked: float) -> None:
         machine = self.driver.machine
@@ -94,10 +95,11 @@ class OnlineSession(GameSession):
         if self._looked_at != asked:  # once a question
             self._looked_at = asked
             self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
+            self._continued = time.monotonic()  # (the look ends by continuing the machine)
         machine = self.driver.machine  # (a machine that failed the look is replaced, the game restored)
         # not suspended until SIMH has surely gone on after the look: a pdp1 stopped before it has, flushes
         # the keyboard as it goes on after SIGCONT, and the visitor's key typed meanwhile would be lost
-        settled = time.monotonic() - self.driver.continued_at >= KEY_AFTER_CONT
+        settled = time.monotonic() - self._continued >= KEY_AFTER_CONT
         if machine is not None and machine.sim.running and self.driver.asked and settled:
             machine.sim.suspend()
         self.owner.beat()

@@ -109,9 +109,10 @@ def checked(key: str, value: object) -> object:
     if key == "database":
         return checked_database(value)
     if key == "label":
-        if not isinstance(value, str) or len(value) > MAX_LABEL or set(value) - LABEL_CHARACTERS:
-            raise ConfigError(f"label must be \"\" or the server's name in the load balancer: 1 to {MAX_LABEL} "
-                              "lower-case letters, digits, - or _")
+        if not isinstance(value, str) or (value and (not 2 <= len(value) <= MAX_LABEL or set(value) - LABEL_CHARACTERS
+                                                     or not value[0].isalpha())):
+            raise ConfigError(f"label must be \"\" or the server's name in the load balancer: 2 to {MAX_LABEL} "
+                              "lower-case letters, digits, - or _, a letter first (such as s8371)")
         return value
     raise ConfigError(f"unknown setting {key!r} in [online]: use {', '.join(KEYS)}")
 

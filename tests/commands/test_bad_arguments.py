@@ -318,7 +318,8 @@ def test_every_option_has_help_and_every_number_a_range(entry: EntryPoint) -> No
 
 # Options whose meaning differs where a command's spelling is fixed by its specification.
 NAMED_ELSEWHERE = {("online", "--pace"): "fast|1960, as the online exhibit's settings name it (prove's is a factor)",
-                   ("bench-online", "--pace"): "the online exhibit's pace, which it loads"}
+                   ("bench-online", "--pace"): "the online exhibit's pace, which it loads",
+                   ("online-cluster", "--pace"): "the online exhibit's pace, its servers'"}
 
 
 def test_the_same_option_means_the_same_in_every_command() -> None:
