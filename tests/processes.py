@@ -7,7 +7,7 @@ import signal
 import time
 from pathlib import Path
 
-from python_bridge.kiosk.health import process_state
+from python_bridge.kiosk.health import alive as pid_alive  # a zombie is dead: reaping an orphan is init's
 from python_bridge.kiosk.procinfo import descendants
 
 
@@ -23,11 +23,6 @@ def pdp1_below(pid: int) -> list[int]:
             found.append(below)
     return found
 
-
-
-def pid_alive(pid: int) -> bool:
-    """Is ``pid`` running?  A zombie is dead for our purposes: reaping an orphan is init's work."""
-    return process_state(pid) not in (None, "Z", "X")
 
 
 def still_running(pids: list[int], within: float = 5.0) -> list[int]:

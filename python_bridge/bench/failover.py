@@ -21,9 +21,9 @@ import signal
 import statistics
 import time
 
+from ..kiosk.web_guard import free_port
 from ..online.cluster import Cluster
 from ..online.database import open_store
-from ..online.scratch_postgres import free_port
 
 RECONNECT_FIRST_S = 0.25
 HOW = {signal.SIGKILL: "kill -9", signal.SIGSTOP: "kill -STOP"}

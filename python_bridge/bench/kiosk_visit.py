@@ -31,7 +31,8 @@ from pathlib import Path
 
 from ..kiosk.config import parse_config
 from ..kiosk.procinfo import cpu_seconds
-from ..kiosk.soak import ROOT, Server, free_port, health, wait_healthy
+from ..kiosk.soak import ROOT, Server, health, wait_healthy
+from ..kiosk.web_guard import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

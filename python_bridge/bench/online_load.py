@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kiosk.procinfo import cpu_seconds, descendants, rss_kb
-from ..kiosk.soak import ROOT, free_port
+from ..kiosk.soak import ROOT
+from ..kiosk.web_guard import free_port
 from .online_visitor import visit
 
 TARGET_P95_S = {"fast": 1.5, "1960": 15.0}

@@ -24,6 +24,11 @@ def process_state(pid: int) -> str | None:
     return stat[stat.rindex(")") + 2:].split()[0]
 
 
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not: it has only to be reaped)."""
+    return process_state(pid) not in (None, "Z", "X")
+
+
 def emulator_problem(pid: int | None) -> str | None:
     """A pdp1 that is stopped (SIGSTOP, a debugger) or a zombie cannot answer the visitor."""
     if pid is None:

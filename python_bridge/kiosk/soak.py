@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,7 +37,8 @@ from pathlib import Path
 import aiohttp
 
 from ..driver.wording import count
-from .health import process_state
+from .health import alive
+from .web_guard import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_SLACK_KB = 4096  # allocator noise; a leak grows game after game, far past this
@@ -102,12 +102,6 @@ class Figures:
     rotations: int = 0
     page_messages: int = 0
     page_reconnections: int = 0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def health(url: str) -> dict | None:
@@ -192,18 +186,14 @@ class Server:
     def _reap_pdp1(self) -> None:
         deadline = time.monotonic() + 5
         for pid in list(self.pdp1_pids):
-            while _alive(pid) and time.monotonic() < deadline:
+            while alive(pid) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            if _alive(pid):
+            if alive(pid):
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
             self.pdp1_pids.discard(pid)
-
-
-def _alive(pid: int) -> bool:
-    return process_state(pid) not in (None, "Z", "X")
 
 
 def wait_healthy(url: str, server: Server, seconds: float = 30) -> dict | None:

@@ -6,7 +6,8 @@ and the online exhibit's many visitors share it, so the two cannot drift apart.
   drives it); an overlong path or query is 404 at once; a path the file system refuses is 404, never
   500; and the ``Server`` header is a bare name, no Python or aiohttp version for a scanner to match.
 * ``listen`` and ``stop_requested``: the site started on its address with the header timeout (an idle
-  keep-alive connection closed after it), and the event SIGTERM or SIGINT sets.
+  keep-alive connection closed after it), and the event SIGTERM or SIGINT sets; ``free_port``, a loopback
+  port nobody listens on (for a server a run or a test starts).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import socket
 from typing import Iterable
 
 from aiohttp import web, web_response
@@ -101,6 +103,13 @@ async def listen(app: web.Application, host: str, port: int, header_timeout: flo
         await runner.cleanup()
         raise
     return runner
+
+
+def free_port() -> int:
+    """A loopback port free now (the kernel's choice), for a server to be started on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def stop_requested(loop: asyncio.AbstractEventLoop) -> asyncio.Event:

@@ -12,9 +12,11 @@ given up), then anything left, their pdp1s included, by SIGKILL.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -26,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kiosk.procinfo import descendants
-from .scratch_postgres import ScratchPostgres, free_port
+from ..kiosk.web_guard import free_port
+from .scratch_postgres import ScratchPostgres
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "deploy" / "online" / "haproxy.cfg"
@@ -227,9 +230,10 @@ class Cluster:
         for server in self.servers:  # a pdp1 of a server killed outright, if its hang-up did not end it
             for pid in server.seen:
                 if _command_of(pid) == "pdp1":
-                    os.kill(pid, signal.SIGKILL)
+                    with contextlib.suppress(ProcessLookupError):  # (it may end meanwhile)
+                        os.kill(pid, signal.SIGKILL)
         self.postgres.stop()
-        _remove(self.folder)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> "Cluster":
         return self.start()
@@ -253,7 +257,3 @@ def _tail(log: Path) -> str:
     return lines[-1][:300] if lines else "(nothing said)"
 
 
-def _remove(folder: Path) -> None:
-    import shutil
-
-    shutil.rmtree(folder, ignore_errors=True)

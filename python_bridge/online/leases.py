@@ -27,6 +27,7 @@ import threading
 import time
 from typing import Callable
 
+from ..kiosk.health import alive
 from .store import GameStore, StoreError
 
 RENEWALS_A_LEASE = 4  # a lease is renewed this often before it would run out
@@ -45,20 +46,7 @@ def known_dead(owner: str) -> bool:
     parts = owner.rsplit("-", 2)
     if len(parts) != 3 or parts[0] != socket.gethostname() or not parts[1].isdigit():
         return False
-    pid = int(parts[1])
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[-1].split()[0] in ("Z", "X")
-    except OSError:
-        return True
+    return int(parts[1]) != os.getpid() and not alive(int(parts[1]))
 
 
 class Leases:

@@ -14,11 +14,13 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from ..kiosk.health import alive
+from ..kiosk.web_guard import free_port
 
 POSTGRES_LIB = Path("/usr/lib/postgresql")
 COMMAND_TIMEOUT_S = 60
@@ -35,12 +37,6 @@ def postgres_bin() -> Path:
     if not versions:
         raise ScratchError("PostgreSQL's server is not installed (Debian's postgresql package: make setup installs it)")
     return versions[0].parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class ScratchPostgres:
@@ -124,7 +120,7 @@ class ScratchPostgres:
                 self._pg_ctl("stop")
             except ScratchError:
                 pass
-        if pid is not None and _alive(pid):
+        if pid is not None and alive(pid):
             os.kill(pid, signal.SIGKILL)
             _wait_gone(pid)
         self.started = False
@@ -137,19 +133,7 @@ class ScratchPostgres:
         self.stop()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] if Path(f"/proc/{pid}").exists() \
-        else "X"
-    return state not in ("Z", "X")
-
-
 def _wait_gone(pid: int, within: float = 5.0) -> None:
     deadline = time.monotonic() + within
-    while _alive(pid) and time.monotonic() < deadline:
+    while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)

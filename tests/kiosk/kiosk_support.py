@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import time
 from pathlib import Path
 
 import aiohttp
 
+from python_bridge.kiosk.web_guard import free_port
 from tests.programs import need
 from tests.server_process import ServerProcess
 
@@ -37,12 +37,6 @@ end_pause = 0.5
 [operation]
 watchdog_seconds = 3
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def write_config(folder: Path, *, idle: float = 30, countdown: float = 3, attract_pause: float = 0.3,

@@ -15,8 +15,8 @@ import time
 import aiohttp
 import pytest
 
+from python_bridge.kiosk.web_guard import free_port
 from python_bridge.online.cluster import Cluster
-from python_bridge.online.scratch_postgres import free_port
 from tests.kiosk.kiosk_support import ROOT
 from tests.online.cluster_support import ClusterPage, server_of
 from tests.programs import need

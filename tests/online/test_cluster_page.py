@@ -9,8 +9,8 @@ import signal
 
 import pytest
 
+from python_bridge.kiosk.web_guard import free_port
 from python_bridge.online.cluster import Cluster
-from python_bridge.online.scratch_postgres import free_port
 from tests.online.cluster_support import server_of
 from tests.online.online_support import YOUR_MOVE, start_in_browser
 from tests.online.test_cluster import GAME

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from python_bridge.kiosk.web_guard import free_port
 from python_bridge.online.cluster import TEMPLATE, ClusterServer, haproxy_config
-from python_bridge.online.scratch_postgres import free_port
 from tests.kiosk.kiosk_support import ROOT
 from tests.processes import still_running
 from tests.programs import need
