@@ -126,10 +126,10 @@ class Site:
         running, waiting = self.lobby.counts()
         try:
             self.store.report(self.name, self.settings.label, self.settings.max_games - running, waiting)
-            self.elsewhere = (self.store.room_elsewhere(self.name, ROOM_FRESH_S)
-                              if running >= self.settings.max_games else None)
         except StoreError:
             self.elsewhere = None
+            return
+        self.elsewhere = self.room_elsewhere() if running >= self.settings.max_games else None
 
     def room_elsewhere(self) -> str | None:
         """Another server with room now, asked of the database (None when it cannot say)."""
@@ -147,9 +147,7 @@ class Site:
             return
         self.games.pop(game.id, None)
         for client in list(self.clients.get(game.id, ())):
-            client.send(json.dumps({"type": "elsewhere", "server": label}))
-            client.queue.put_nowait(None)  # the sender stops after it, and the connection is closed
-            self.loop.create_task(_close_after_sending(client))
+            _last_word(client, {"type": "elsewhere", "server": label})
 
     def _moved(self, game: OnlineGame, place: Place) -> None:  # type: ignore[override]
         self.publish(game.id, place.message())
@@ -221,9 +219,17 @@ def _show_kept(game: OnlineGame, saved: SavedGame, finished: bool) -> None:
                    notice=None if finished else NOTICE_ONE_MOMENT)
 
 
-async def _close_after_sending(client: Client) -> None:
-    await asyncio.wait([client.task], timeout=10)
-    await client.ws.close()
+def _last_word(client: Client, message: dict) -> None:
+    """``message``, the last the page hears on this connection: its sender stops after it, then the
+    connection is closed (the page comes back, or not, as the message says)."""
+    client.send(json.dumps(message))
+    client.queue.put_nowait(None)
+
+    async def close_after_sending() -> None:
+        await asyncio.wait([client.task], timeout=10)
+        await client.ws.close()
+
+    asyncio.get_running_loop().create_task(close_after_sending())
 
 
 def client_address(request: web.Request, settings: OnlineSettings) -> str:
@@ -363,9 +369,7 @@ def build_app(site: Site) -> web.Application:
         try:
             place = site.lobby.join(game)
         except Full as full:
-            client.send(json.dumps({"type": "full", "retry_s": full.retry_s}))
-            client.queue.put_nowait(None)  # the sender stops after it: then the connection is closed
-            asyncio.get_running_loop().create_task(_close_after_sending(client))
+            _last_word(client, {"type": "full", "retry_s": full.retry_s})
             return
         if place is not None:
             client.send(json.dumps(place.message()))
