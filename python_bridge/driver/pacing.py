@@ -62,10 +62,9 @@ class Pacer:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     free_at: float = field(default=0.0, init=False)  # when the typewriter has finished its last character
-    # the paced thinking so far: its 1960 seconds (cycles at the rate) and the wall seconds it took, how
-    # closely a loaded host keeps the pace (the online benchmark prints their ratio)
+    # the paced thinking so far in 1960 seconds (its cycles at the rate): the online exhibit sets a reply's
+    # wall time beside it and the typewriter's, how closely a loaded host keeps the pace
     paced_seconds: float = field(default=0.0, init=False)
-    wall_seconds: float = field(default=0.0, init=False)
 
     def __post_init__(self) -> None:
         self.counted = self.counted or self.paced  # a pace is kept by counting
@@ -89,11 +88,10 @@ class Pacer:
             return HISTORY_MAX
         return min(HISTORY_MAX, max(MIN_THINK_SLICE, self.thinking_rate // SLICES_A_SECOND))
 
-    def thought(self, cycles: int, wall: float) -> None:
-        """A paced thinking of ``cycles`` ended ``wall`` seconds after it began: added to the totals."""
+    def thought(self, cycles: int) -> None:
+        """A paced thinking of ``cycles`` ended: added to the 1960 seconds so far."""
         if self.thinking_rate:
             self.paced_seconds += cycles / self.thinking_rate
-            self.wall_seconds += wall
 
     def wait_until(self, moment: float) -> None:
         delay = moment - self.clock()
@@ -194,7 +192,7 @@ def think_to_break(sim: Simh, end: int, pacer: Pacer, limit: int = MAX_THINK,
         if between is not None:
             between(counter.cycles)
     pacer.run_for(started, counter.cycles, pacer.thinking_rate)
-    pacer.thought(counter.cycles, pacer.clock() - started)
+    pacer.thought(counter.cycles)
     return counter.instructions, counter.cycles
 
 

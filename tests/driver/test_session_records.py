@@ -162,10 +162,10 @@ def test_the_shows_transcript_is_what_the_pdp1_typed_fast_or_paced(kalah_tape, t
         text = transcript.read_text(encoding="utf-8")
         assert record.read_text(encoding="utf-8").endswith("typewriter transcript:\n" + text + "\n")
         transcripts.append(text)
-        if pacer.paced:  # its thinking counted, and on the simulated clock taking exactly its 1960 time
-            assert pacer.paced_seconds > 1 and pacer.wall_seconds == pytest.approx(pacer.paced_seconds)
+        if pacer.paced:  # its thinking's 1960 seconds counted
+            assert pacer.paced_seconds > 1
         else:
-            assert pacer.paced_seconds == pacer.wall_seconds == 0
+            assert pacer.paced_seconds == 0
     assert transcripts[0] == transcripts[1] == transcripts[2]
     _blank_lines_are_the_programs(transcripts[0])
 
