@@ -7,8 +7,8 @@ import signal
 import time
 from pathlib import Path
 
-from python_bridge.kiosk.health import alive as pid_alive  # a zombie is dead: reaping an orphan is init's
-from python_bridge.kiosk.procinfo import descendants
+from python_bridge.exhibit.health import alive as pid_alive  # a zombie is dead: reaping an orphan is init's
+from python_bridge.exhibit.procinfo import descendants
 
 
 def pdp1_below(pid: int) -> list[int]:

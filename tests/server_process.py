@@ -13,7 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from python_bridge.kiosk.procinfo import descendants
+from python_bridge.exhibit.procinfo import descendants
 from tests.processes import still_running
 
 ROOT = Path(__file__).resolve().parent.parent

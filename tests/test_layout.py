@@ -21,10 +21,12 @@ ALLOWED: dict[str, set[str]] = {
     "checking": {"driver", "machine", "reference", "tools"},
     "play": {"driver", "machine", "reference", "tools"},
     "demo": {"checking", "driver", "machine", "reference", "tools"},
-    "kiosk": {"driver", "machine", "reference", "tools"},
-    "online": {"demo", "driver", "kiosk", "machine", "reference", "tools"},
-    "bench": {"checking", "driver", "kiosk", "machine", "online", "reference", "tools"},  # online: its cluster
-    "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "kiosk", "online", "tools"},
+    "exhibit": {"driver", "machine", "reference", "tools"},  # the page, its session, its guard: under both front ends
+    "kiosk": {"driver", "exhibit", "machine", "reference", "tools"},  # the gallery
+    "online": {"demo", "driver", "exhibit", "machine", "reference", "tools"},  # the web site
+    "bench": {"checking", "driver", "exhibit", "kiosk", "machine", "online", "reference", "tools"},  # its cluster
+    "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "exhibit", "kiosk", "online",
+                 "tools"},
     "": {"commands"},  # python_bridge/__main__.py and __init__.py
 }
 
@@ -65,6 +67,25 @@ GRAPH = {name: {t for t in imports_of(p) if t in MODULES and t != name} for name
 def package_of(module: str) -> str:
     parts = module.split(".")
     return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else ""
+
+
+EXHIBIT_FRONT_ENDS = ("kiosk", "online")
+
+
+def test_the_exhibits_two_front_ends_stand_apart_on_the_exhibit() -> None:
+    """The kiosk (a gallery) and the web site are two ways of serving one exhibit: neither imports the
+    other, and each serves the exhibit's page, session and guard (a change for one touch screen cannot
+    break the web site through the gallery's insides)."""
+    kiosk, online = EXHIBIT_FRONT_ENDS
+    assert online not in ALLOWED[kiosk] and kiosk not in ALLOWED[online]
+    for front in EXHIBIT_FRONT_ENDS:
+        assert "exhibit" in ALLOWED[front] and front not in ALLOWED["exhibit"]
+        reached = {package_of(t) for m, targets in GRAPH.items() if package_of(m) == front for t in targets}
+        assert "exhibit" in reached, f"{front} does not serve the exhibit"
+        assert not reached & (set(EXHIBIT_FRONT_ENDS) - {front}), f"{front} imports the other front end"
+    for part in ("game_session", "page", "connection", "messages", "web_guard", "settings", "view"):
+        assert f"python_bridge.exhibit.{part}" in MODULES, f"the exhibit has no {part}"
+    assert (PACKAGE / "exhibit" / "static" / "index.html").is_file()
 
 
 def test_every_module_is_in_a_package_of_the_layout() -> None:
@@ -145,7 +166,7 @@ def test_the_cycle_finder_finds_cycles() -> None:
 
 
 # -- one game driver ----------------------------------------------------------------------------
-FRONT_ENDS = ("play", "demo", "kiosk")
+FRONT_ENDS = ("play", "demo", "exhibit", "kiosk")
 # What runs a game on the PDP-1: made only by the driver (driver.driver) and what it calls.
 DRIVER_ONLY_CALLS = {"TranscriptParser", "CrossChecker", "CycleCounter", "KalahMachine", "Simh", "restore_machine",
                      "checker_from_record", "think_to_break", "step_to_break", "read_in", "wait_for_break"}
@@ -167,7 +188,7 @@ def _called_names(tree: ast.AST) -> list[tuple[str, int]]:
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if package_of(m) in FRONT_ENDS))
 def test_front_ends_reach_the_emulator_only_through_the_driver(module: str) -> None:
-    """play/, demo/ and kiosk/ make no parser, checker, machine or cycle counter of their own and run
+    """play/, demo/, exhibit/ and kiosk/ make no parser, checker, machine or cycle counter of their own and run
     no emulator themselves: every game on the PDP-1 is the driver's (``driver.driver``)."""
     tree = ast.parse(MODULES[module].read_text())
     wrong = [f"{name} (line {line})" for name, line in _called_names(tree)

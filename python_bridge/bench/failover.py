@@ -21,7 +21,7 @@ import signal
 import statistics
 import time
 
-from ..kiosk.web_guard import free_port
+from ..exhibit.web_guard import free_port
 from ..online.cluster import Cluster
 from ..online.database import open_store
 

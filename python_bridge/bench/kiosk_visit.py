@@ -29,10 +29,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..exhibit.procinfo import cpu_seconds
+from ..exhibit.web_guard import free_port
 from ..kiosk.config import parse_config
-from ..kiosk.procinfo import cpu_seconds
 from ..kiosk.soak import ROOT, Server, health, wait_healthy
-from ..kiosk.web_guard import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -9,7 +9,7 @@ servers' shares of the games and what HAProxy and PostgreSQL cost, as shares of 
 
 from __future__ import annotations
 
-from ..kiosk.web_guard import free_port
+from ..exhibit.web_guard import free_port
 from ..online.cluster import Cluster
 from .online_load import THINK_S, Measured, _health, ramp, run_bench
 

@@ -38,9 +38,9 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..kiosk.procinfo import cpu_seconds, descendants, rss_kb
+from ..exhibit.procinfo import cpu_seconds, descendants, rss_kb
+from ..exhibit.web_guard import free_port
 from ..kiosk.soak import ROOT
-from ..kiosk.web_guard import free_port
 from .online_visitor import visit
 
 TARGET_P95_S = {"fast": 1.5, "1960": 15.0}

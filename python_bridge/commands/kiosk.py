@@ -10,8 +10,8 @@ import argparse
 import asyncio
 import sys
 
+from ..exhibit.health import state_dir_problem
 from ..kiosk.config import ConfigError, KioskConfig, load_config
-from ..kiosk.health import state_dir_problem
 from ..kiosk.logs import setup_log
 from ..kiosk.server import serve  # aiohttp, the kiosk's extra: without it __main__ says so in one line
 from ..machine.simh import SimhError

@@ -13,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..kiosk.config import ConfigError
+from ..exhibit.settings import ConfigError
 from ..machine.simh import SimhError
 from ..online.server import run  # aiohttp, the kiosk's extra: without it __main__ says so in one line
 from ..online.settings import DATABASE_VARIABLE, PACES, RANGES, checked, checked_database, load_settings

@@ -18,8 +18,8 @@ the exhibit needs (some of it carried out by the session, as noted):
 * the driver's pacer runs the thinking at ``thinking_pace`` (200,000 memory
   cycles a second at authentic speed) and waits through ``_pause``, so the
   page is answered meanwhile; the console lights are examined between
-  slices; at the keyboard loop the machine is looked at every 0.5 s
-  (``GameDriver.look_at_keyboard``);
+  slices; at the keyboard loop the machine is looked at once, then
+  suspended until a key is typed (``GameSession.look_at_keyboard``);
 * the visitor's choices (game size, strength) made in attract mode or after
   a game set the next visitor game's panel; attract mode goes back to the
   museum's own settings;
@@ -31,10 +31,11 @@ the exhibit needs (some of it carried out by the session, as noted):
 * turns: every question (the PDP-1 asking for a move, a new game) has a
   number, ``turn`` in every state message; a move or swap answering an
   earlier one is refused, so a double tap plays at most one move;
-* while the visitor decides, the PDP-1 is looked at every
-  ``watchdog_seconds``: stopped (^E), its PC must be in the program's
-  keyboard loop, then it continues; one that does not answer is replaced at
-  once, not when the visitor moves;
+* while the visitor decides, the PDP-1 is looked at once: stopped (^E), its
+  PC must be in the program's keyboard loop, then it continues and is
+  suspended; one that does not answer, or dies in its sleep, is replaced at
+  once, not when the visitor moves; one that does not answer once woken is
+  found by the watchdog;
 * the counters persist in ``state_dir`` (``counters``), and health lists
   every problem it sees (``health``).
 """
@@ -51,17 +52,17 @@ from typing import Callable
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import AFTER_END, BETWEEN_GAMES, Failure, GameOutcome
 from ..driver.game_records import SavedGame
+from ..exhibit.game_session import NOTICE_ONE_MOMENT, GameAborted, GameSession, Stopping
+from ..exhibit.health import disk_problem, emulator_problem, log_problem
+from ..exhibit.messages import ClientMessage
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import Simh, SimhError
 from ..reference.game import Game
 from ..reference.notation import format_record
 from .config import KioskConfig
 from .counters import KioskStats, load_counters, save_counters
-from .game_session import NOTICE_ONE_MOMENT, GameAborted, GameSession, Stopping
-from .health import disk_problem, emulator_problem, log_problem
-from .messages import ClientMessage
 from .players import AttractPlayer
-from .saved_game import GameStore, mode_of, number_of
+from .saved_game import GameStore, kiosk_game, mode_of, number_of
 
 PROBE_SLACK = 1.0  # seconds a keyboard-loop look may take before health calls the emulator silent
 
@@ -240,7 +241,7 @@ class KioskRunner:
         sim = self.driver.machine.sim if self.driver.machine else None
         silent = time.monotonic() - self.heartbeat
         problems: list[str] = [problem] if (problem := self.loop_problem()) else []
-        if sim is not None and (problem := emulator_problem(sim.pid)):
+        if sim is not None and (problem := emulator_problem(sim.pid, asleep=sim.suspended)):
             problems.append(problem)
         probing = self.driver.probe_started
         if probing is not None and time.monotonic() - probing > PROBE_SLACK:
@@ -264,13 +265,18 @@ class KioskRunner:
         if self._stopping.is_set():
             raise Stopping()
 
-    def demo_move(self, game: Game, session: GameSession) -> str:
+    def demo_move(self, game: Game, session: GameSession, asked: float) -> str:
+        """The demonstration player's move, ``attract_pause`` after the question (so visitors can follow)."""
+        end = asked + self.config.attract_pause
+        while (left := end - time.monotonic()) > 0:
+            session.pause(min(left, 0.25))
+            session.look_at_keyboard(asked)
         return AttractPlayer(self.config.attract_seed or int(self.stats.started), session.game_no,
                              self.config.attract_random_moves, self.config.attract_depth).choose(game)
 
     def keep(self, saved: SavedGame) -> None:
         try:
-            self.store.save(saved)
+            self.store.save(kiosk_game(self.mode, self.game_no, saved.title, saved.moves, saved.transcript))
         except OSError as exc:
             self._saving_failed("the game", exc)
         else:

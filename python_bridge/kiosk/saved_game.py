@@ -16,12 +16,12 @@ from pathlib import Path
 from tools.atomic_file import write_atomically
 
 from ..driver.game_records import RecordError, SavedGame, read_game_record
+from ..exhibit.game_session import IN_PLAY
 from ..machine.transcript import Title
 from ..reference.notation import SWAP
 from ..reference.rules import Variants
 
 MODES = ("visitor", "attract")
-IN_PLAY = "not finished: the game is in play"
 LEGACY_FORMAT = 1  # the JSON an older kiosk saved
 
 

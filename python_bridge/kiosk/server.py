@@ -2,7 +2,7 @@
 
 Why aiohttp: one well-kept package (aio-libs) gives the HTTP server,
 WebSockets and static files together, with no separate ASGI server to
-configure and no build step; the page is plain files in ``static/``.
+configure and no build step; the page is the exhibit's (``exhibit/static/``).
 
 The server only listens on 127.0.0.1.  Every message from a page is checked
 (``messages.parse_message``), rate-limited per connection, refused unless
@@ -34,56 +34,22 @@ import json
 import logging
 import os
 import time
-from pathlib import Path
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
+from ..exhibit.connection import Client
+from ..exhibit.health import open_fds
+from ..exhibit.messages import MAX_MESSAGE_BYTES, ClientMessage
+from ..exhibit.page import INDEX, STATIC_DIR
+from ..exhibit.procinfo import process_count, rss_kb
+from ..exhibit.web_guard import guarded_app, listen, stop_requested
 from .config import KioskConfig, describe
-from .health import open_fds
-from .messages import MAX_MESSAGE_BYTES, BadMessage, TokenBucket, parse_message
-from .procinfo import process_count, rss_kb
 from .runner import KioskRunner
 from .sdnotify import notify, watchdog_interval
-from .web_guard import guarded_app, listen, stop_requested
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
-CLIENT_BACKLOG = 2000  # messages waiting for one slow page before it is dropped (it reconnects)
 RUNNER_KEY: web.AppKey[KioskRunner] = web.AppKey("runner", KioskRunner)
 SERVER_NAME = "kalah-kiosk"  # the Server header: no Python or aiohttp version for a scanner to match
 WATCHING = "this screen only watches"
-
-
-class Client:
-    """One connected page: its messages go out in order through a queue of its own."""
-
-    def __init__(self, ws: web.WebSocketResponse, order: int, has_token: bool) -> None:
-        self.ws = ws
-        self.order = order  # connections in the order they came
-        self.has_token = has_token  # opened with the configured control token
-        self.controls = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_BACKLOG)
-        self.task = asyncio.get_running_loop().create_task(self._send_all())
-
-    def send(self, text: str) -> None:
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:  # a page that stopped reading: drop it, it will reconnect and resync
-            self.task.cancel()
-            asyncio.get_running_loop().create_task(self.ws.close())
-
-    async def _send_all(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            try:
-                await self.ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                return
-
-    async def close(self) -> None:
-        self.task.cancel()
-        await self.ws.close()
 
 
 class Refusals:
@@ -180,35 +146,37 @@ class Hub:
             client.send(text)
 
 
-def build_app(runner: KioskRunner, hub: Hub, config: KioskConfig) -> web.Application:
-    hosts = {f"{name}:{config.port}" for name in config.allowed_hosts}
-    origins = {f"http://{host}" for host in hosts}
+class KioskApp:
+    """The kiosk's web app: its page, ``/health`` and ``/ws``, each a method, the state they share here."""
 
-    app = guarded_app(hosts, origins, SERVER_NAME, "this kiosk")
-    app[RUNNER_KEY] = runner
-    started = time.time()
-    rejections_shown: dict[int, float] = {}
-    refusals = Refusals(runner.log)
+    def __init__(self, runner: KioskRunner, hub: Hub, config: KioskConfig) -> None:
+        self.runner = runner
+        self.hub = hub
+        self.config = config
+        self.started = time.time()
+        self.refusals = Refusals(runner.log)
 
-    async def index(request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-store"})
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(INDEX, headers={"Cache-Control": "no-store"})
 
-    async def health(request: web.Request) -> web.Response:
-        report = runner.health()
+    async def health(self, request: web.Request) -> web.Response:
+        report = self.runner.health()
         report.update(server_pid=os.getpid(), rss_kb=rss_kb(), processes=process_count(), open_fds=open_fds(),
-                      clients=len(hub.clients), server_uptime_seconds=round(time.time() - started, 1))
+                      clients=len(self.hub.clients), server_uptime_seconds=round(time.time() - self.started, 1))
         return web.json_response(report, status=200 if report["status"] == "ok" else 503,
                                  headers={"Cache-Control": "no-store"})
 
-    async def websocket(request: web.Request) -> web.StreamResponse:
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        """A screen: let in while there is a place (the kiosk's own page always), told its part, heard."""
+        config, hub = self.config, self.hub
         if "Origin" not in request.headers:
             raise web.HTTPForbidden(text="the kiosk's page sends its Origin\n")
         token = request.query.get("control", "")
         has_token = bool(config.control_token) and hmac.compare_digest(token.encode(), config.control_token.encode())
         if not hub.admits(has_token, config.max_connections):
-            refusals.refused(len(hub.clients), config.max_connections, time.monotonic())
+            self.refusals.refused(len(hub.clients), config.max_connections, time.monotonic())
             raise web.HTTPServiceUnavailable(text="too many screens connected\n")
-        refusals.let_in(time.monotonic())
+        self.refusals.let_in(time.monotonic())
         ws = web.WebSocketResponse(heartbeat=10.0, max_msg_size=MAX_MESSAGE_BYTES * 2)
         await ws.prepare(request)
         hub.connections += 1
@@ -216,45 +184,35 @@ def build_app(runner: KioskRunner, hub: Hub, config: KioskConfig) -> web.Applica
         hub.clients.add(client)
         hub.make_room(config.max_connections)
         hub.reassign(quiet=client)
-        client.send(json.dumps({**runner.snapshot(), "control": client.controls}))
-        bucket = TokenBucket()
+        client.send_json({**self.runner.snapshot(), "control": client.controls})
         try:
-            async for msg in ws:
-                if msg.type == WSMsgType.TEXT:
-                    _receive(client, bucket, msg.data)
-                elif msg.type == WSMsgType.BINARY:
-                    client.send(json.dumps({"type": "rejected", "reason": "text messages only"}))
-                elif msg.type == WSMsgType.ERROR:
-                    break
+            async for message in client.messages("too many touches"):
+                self.receive(client, message)
         finally:
             hub.clients.discard(client)
             hub.reassign()
-            rejections_shown.pop(id(client), None)
             client.task.cancel()
         return ws
 
-    def _receive(client: Client, bucket: TokenBucket, data: str) -> None:
-        now = time.monotonic()
-        if not bucket.allow(now):
-            if now - rejections_shown.get(id(client), 0.0) >= 1.0:  # a flood gets one answer a second
-                rejections_shown[id(client)] = now
-                client.send(json.dumps({"type": "rejected", "reason": "too many touches"}))
-            return
-        try:
-            message = parse_message(data)
-        except BadMessage as bad:
-            client.send(json.dumps({"type": "rejected", "reason": str(bad)}))
-            return
+    def receive(self, client: Client, message: ClientMessage) -> None:
+        """A screen's message, offered to the runner if the screen controls the game."""
         if not client.controls:
-            client.send(json.dumps({"type": "rejected", "reason": WATCHING}))
+            client.reject(WATCHING)
             return
-        reason = runner.submit(message, lambda answer: hub.reply(client, answer))
+        reason = self.runner.submit(message, lambda answer: self.hub.reply(client, answer))
         if reason is not None:
-            client.send(json.dumps({"type": "rejected", "reason": reason}))
+            client.reject(reason)
 
-    app.router.add_get("/", index)
-    app.router.add_get("/health", health)
-    app.router.add_get("/ws", websocket)
+
+def build_app(runner: KioskRunner, hub: Hub, config: KioskConfig) -> web.Application:
+    """The kiosk's app behind the exhibit's guard: reached only by its own names on its own port."""
+    hosts = {f"{name}:{config.port}" for name in config.allowed_hosts}
+    app = guarded_app(hosts, {f"http://{host}" for host in hosts}, SERVER_NAME, "this kiosk")
+    app[RUNNER_KEY] = runner
+    kiosk = KioskApp(runner, hub, config)
+    app.router.add_get("/", kiosk.index)
+    app.router.add_get("/health", kiosk.health)
+    app.router.add_get("/ws", kiosk.websocket)
     app.router.add_static("/static/", STATIC_DIR)
     return app
 

@@ -37,8 +37,8 @@ from pathlib import Path
 import aiohttp
 
 from ..driver.wording import count
-from .health import alive
-from .web_guard import free_port
+from ..exhibit.health import alive
+from ..exhibit.web_guard import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_SLACK_KB = 4096  # allocator noise; a leak grows game after game, far past this

@@ -5,12 +5,14 @@ PDP-1 of its own, every move cross-checked; on one host, or past it.
 ID: ``store`` (what a store is), ``store_sql`` (the one schema, versioned, and its SQL),
 ``store_sqlite`` (the embedded default, under the state folder) and ``store_postgres`` (PostgreSQL,
 past one host), ``database`` (the one a setting names, opened); ``leases`` (one owner a game: the
-leases a server holds, renewed); ``game`` (one visitor's game: the kiosk's ``GameSession`` -- the one
+leases a server holds, renewed); ``game`` (one visitor's game: the exhibit's ``GameSession`` -- the one
 game driver with a page as its front end -- on a thread and an emulator of its own); ``lobby`` (how
 many machines run at once, the waiting line, first come first served); ``server`` (aiohttp: the page,
 ``/ws``, the records by ID, ``/health``, one line for the whole site); ``scratch_postgres`` and
 ``cluster`` (PostgreSQL, N servers and HAProxy on one machine: ``make online-cluster`` and the tests).
 
-May import: ``driver``, ``kiosk``, ``demo`` (the paper picture), ``machine``, ``reference``, ``tools``
+The page, its session and the server guard are the exhibit's (``exhibit``); nothing here is the kiosk's.
+
+May import: ``driver``, ``exhibit``, ``demo`` (the paper picture), ``machine``, ``reference``, ``tools``
 and the standard library (and aiohttp; psycopg only where PostgreSQL is used).
 """

@@ -27,8 +27,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..kiosk.procinfo import descendants
-from ..kiosk.web_guard import free_port
+from ..exhibit.procinfo import descendants
+from ..exhibit.web_guard import free_port
 from .scratch_postgres import ScratchPostgres
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,11 +1,11 @@
-"""One visitor's game online: the kiosk's ``GameSession`` (the one game driver, a page as its front end)
+"""One visitor's game online: the exhibit's ``GameSession`` (the one game driver, a page as its front end)
 on a thread and an emulator of its own, its record kept in the store after every move.
 
-Why the kiosk's session and not a loop of our own: a game online is a game at the kiosk without the
+Why the exhibit's session and not a loop of our own: a game online is the exhibit's game without the
 gallery around it (no attract mode, no counters of a screen); the session already holds the page's
-state, the turn rule, the paper, the lights and the idle time.  This module is the session's owner:
-where the game is kept, what a failed emulator means, and when the machine is given back (the game
-finished, left idle, or the server stopping).
+state, the turn rule, the paper, the lights, the idle time and the waiting machine's sleep.  This
+module is the session's owner: where the game is kept, what a failed emulator means, and when the
+machine is given back (the game finished, left idle, or the server stopping).
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from ..driver.crosscheck import CrossCheckMismatch
-from ..driver.driver import KEY_AFTER_CONT, Failure
+from ..driver.driver import Failure
 from ..driver.game_records import RecordError, SavedGame, read_game_record
-from ..kiosk.game_session import NOTICE_ONE_MOMENT, WAITING_LIGHTS_AFTER, GameAborted, GameSession, Stopping
-from ..kiosk.lights import sample
+from ..exhibit.game_session import IN_PLAY, NOTICE_ONE_MOMENT, GameAborted, GameSession, Stopping
 from ..machine.simh import SimhError
 from ..reference.game import Game
 from .leases import Leases
@@ -30,7 +29,6 @@ from .store import GameStore, LeaseLost, StoreError
 
 ID_BYTES = 16  # 128 random bits: an ID of 22 URL-safe characters, never guessed
 ID_CHARACTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-IN_PLAY = "not finished: the game is in play"
 MAX_REPLIES_KEPT = 1_000_000  # reply times kept for the load benchmark (8 MB at most)
 RESUME_TURNS = 2  # turns a resumed game takes before its question: the new page, and the question itself
 SAVE_RETRY_S = (0.25, 5.0)  # a save the database refused is tried again after this, doubling, up to that
@@ -79,30 +77,7 @@ class Counters:
 
 
 class OnlineSession(GameSession):
-    """The kiosk's game session, with one difference a host of many games needs: a PDP-1 that waits for its
-    visitor's move costs nothing.  Once the question is on the paper the machine is looked at once (stopped,
-    its PC found in the keyboard loop, its lamps read, continued, as at the kiosk) and then suspended
-    (SIGSTOP); it is woken (SIGCONT) before the visitor's key is typed, or the game is left."""
-
-    _looked_at: float | None = None  # the question whose machine was looked at (its ``asked`` time)
-    _continued = 0.0  # when that look ended, the machine continued
-
-    def look_at_keyboard(self, asked: float) -> None:
-        machine = self.driver.machine
-        if (machine is None or machine.sim.suspended or not self.driver.asked
-                or time.monotonic() - asked < WAITING_LIGHTS_AFTER):
-            return
-        if self._looked_at != asked:  # once a question
-            self._looked_at = asked
-            self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
-            self._continued = time.monotonic()  # (the look ends by continuing the machine)
-        machine = self.driver.machine  # (a machine that failed the look is replaced, the game restored)
-        # not suspended until SIMH has surely gone on after the look: a pdp1 stopped before it has, flushes
-        # the keyboard as it goes on after SIGCONT, and the visitor's key typed meanwhile would be lost
-        settled = time.monotonic() - self._continued >= KEY_AFTER_CONT
-        if machine is not None and machine.sim.running and self.driver.asked and settled:
-            machine.sim.suspend()
-        self.owner.beat()
+    """The exhibit's game session, timing its replies for ``/health`` and the load benchmark."""
 
     answered_at: float | None = None  # when the visitor's last move was taken
     _counted_at = 0.0  # the 1960 seconds counted (thinking and typing) when it was
@@ -114,24 +89,19 @@ class OnlineSession(GameSession):
         return self.driver.pacer.paced_seconds + (self.typed / pace if pace else 0.0)
 
     def choose(self, game: Game) -> str:
-        """The visitor's move, the machine asleep meanwhile; the reply to the last move is timed here, from the
-        move's arrival to this question (the PDP-1's thinking and typing, as the server sees them), and, when
-        paced, set beside its 1960 time: how closely the host keeps the 1960 pace."""
+        """The visitor's move (the machine asleep meanwhile: ``GameSession``); the reply to the last move is
+        timed here, from the move's arrival to this question (the PDP-1's thinking and typing, as the server
+        sees them), and, when paced, set beside its 1960 time: how closely the host keeps the 1960 pace."""
         if self.answered_at is not None:
             wall = time.monotonic() - self.answered_at
             self.owner.replied(wall)  # type: ignore[attr-defined]
             if self.driver.pacer.paced:
                 self.owner.paced(self.counted_1960_s() - self._counted_at, wall)  # type: ignore[attr-defined]
             self.answered_at = None
-        try:
-            keys = super().choose(game)
-            self.answered_at = time.monotonic()
-            self._counted_at = self.counted_1960_s()
-            return keys
-        finally:
-            machine = self.driver.machine
-            if machine is not None:
-                machine.sim.wake()
+        keys = super().choose(game)
+        self.answered_at = time.monotonic()
+        self._counted_at = self.counted_1960_s()
+        return keys
 
 
 class OnlineGame:
@@ -158,7 +128,7 @@ class OnlineGame:
         self._thread: threading.Thread | None = None
         self.session = OnlineSession(self.config, lambda message: publish(self.id, message), self, log)
 
-    # -- the session's owner (kiosk.game_session.SessionOwner) -----------------------------------------
+    # -- the session's owner (exhibit.game_session.SessionOwner) -----------------------------------------
     def beat(self) -> None:
         """Called as the game makes progress: stop, or leave, when told to; hold while the lease may be stale."""
         self._check()
@@ -183,7 +153,7 @@ class OnlineGame:
         self._check()
         self.session.update(notice=None)
 
-    def demo_move(self, game: Game, session: GameSession) -> str:
+    def demo_move(self, game: Game, session: GameSession, asked: float) -> str:
         raise GameAborted("attract", "no demonstration player online")  # online games are never in attract mode
 
     def keep(self, saved: SavedGame) -> None:

@@ -27,7 +27,7 @@ import threading
 import time
 from typing import Callable
 
-from ..kiosk.health import alive
+from ..exhibit.health import alive
 from .store import GameStore, StoreError
 
 RENEWALS_A_LEASE = 4  # a lease is renewed this often before it would run out

@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..kiosk.health import alive
-from ..kiosk.web_guard import free_port
+from ..exhibit.health import alive
+from ..exhibit.web_guard import free_port
 
 POSTGRES_LIB = Path("/usr/lib/postgresql")
 COMMAND_TIMEOUT_S = 60

@@ -1,11 +1,11 @@
 """The online exhibit's web server: the page, ``/ws`` (a game of one's own, by ID), the records by ID
 and ``/health`` (aiohttp).
 
-The protocol is the kiosk's (``kiosk/messages.py``) with what a public site adds: ``/ws`` makes a
+The protocol is the exhibit's (``exhibit/messages.py``) with what a public site adds: ``/ws`` makes a
 game with an ID (``hello`` carries ``"game"``), ``/ws?game=ID`` comes back to it from any browser,
 ``play`` takes a machine or a place in the waiting line (``queue`` messages as it moves; ``full``
 past ``max_waiting``), and every connection controls its own game.  The app listens on its
-``host`` only; TLS, and the public name, are the reverse proxy's.  The kiosk's hygiene holds:
+``host`` only; TLS, and the public name, are the reverse proxy's.  The exhibit's hygiene holds:
 Host and Origin must be ``allowed_hosts``, messages are capped and rate-limited, headers must come
 within ``header_timeout``, the Server header names no version.  An address may hold
 ``per_ip_games`` connections; a proxy's ``X-Forwarded-For`` is believed only from
@@ -23,18 +23,19 @@ import sys
 import time
 from pathlib import Path
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from ..demo.paper import paper_svg
 from ..driver.game_records import SavedGame
 from ..driver.restore import checker_from_record
-from ..kiosk.game_session import NOTICE_ONE_MOMENT
-from ..kiosk.health import disk_problem
-from ..kiosk.messages import MAX_MESSAGE_BYTES, BadMessage, TokenBucket, parse_message
-from ..kiosk.procinfo import rss_kb
-from ..kiosk.server import STATIC_DIR, Client
-from ..kiosk.view import board_view
-from ..kiosk.web_guard import guarded_app, listen, stop_requested
+from ..exhibit.connection import Client
+from ..exhibit.game_session import NOTICE_ONE_MOMENT
+from ..exhibit.health import disk_problem
+from ..exhibit.messages import MAX_MESSAGE_BYTES, ClientMessage
+from ..exhibit.page import STATIC_DIR, page_html
+from ..exhibit.procinfo import rss_kb
+from ..exhibit.view import board_view
+from ..exhibit.web_guard import guarded_app, listen, stop_requested
 from .database import open_store
 from .game import Counters, OnlineGame, new_game_id, saved_game, well_formed
 from .leases import Leases, server_name
@@ -147,7 +148,7 @@ class Site:
             return
         self.games.pop(game.id, None)
         for client in list(self.clients.get(game.id, ())):
-            _last_word(client, {"type": "elsewhere", "server": label})
+            client.last_word({"type": "elsewhere", "server": label})
 
     def _moved(self, game: OnlineGame, place: Place) -> None:  # type: ignore[override]
         self.publish(game.id, place.message())
@@ -219,19 +220,6 @@ def _show_kept(game: OnlineGame, saved: SavedGame, finished: bool) -> None:
                    notice=None if finished else NOTICE_ONE_MOMENT)
 
 
-def _last_word(client: Client, message: dict) -> None:
-    """``message``, the last the page hears on this connection: its sender stops after it, then the
-    connection is closed (the page comes back, or not, as the message says)."""
-    client.send(json.dumps(message))
-    client.queue.put_nowait(None)
-
-    async def close_after_sending() -> None:
-        await asyncio.wait([client.task], timeout=10)
-        await client.ws.close()
-
-    asyncio.get_running_loop().create_task(close_after_sending())
-
-
 def client_address(request: web.Request, settings: OnlineSettings) -> str:
     """The visitor's address: the peer, or the last hop a trusted proxy names."""
     peer = request.remote or "?"
@@ -241,19 +229,20 @@ def client_address(request: web.Request, settings: OnlineSettings) -> str:
     return peer
 
 
-def build_app(site: Site) -> web.Application:
-    settings = site.settings
-    # the public names, on whatever port the proxy in front serves them; an overlong game ID on /ws is
-    # malformed: refused there, and a new game given
-    app = guarded_app(settings.allowed_hosts, settings.allowed_hosts, SERVER_NAME, "this site",
-                      long_query_paths=frozenset({"/ws"}), any_port=True)
-    page = (STATIC_DIR / "index.html").read_text(encoding="utf-8").replace(
-        "<body ", '<body data-site="online" ', 1)
+class OnlineApp:
+    """The site's web app: the page, ``/health``, the records by ID and ``/ws``, each a method; what they
+    share is the ``Site`` (the games and their pages)."""
 
-    async def index(request: web.Request) -> web.StreamResponse:
-        return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self.settings = site.settings
+        self.page = page_html("online")
 
-    async def health(request: web.Request) -> web.Response:
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=self.page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def health(self, request: web.Request) -> web.Response:
+        site = self.site
         report = site.health()
         since = request.query.get("replies", "")
         if since.isdigit() and len(since) < 10:  # the load benchmark's: reply times from this one on
@@ -262,27 +251,30 @@ def build_app(site: Site) -> web.Application:
         return web.json_response(report, status=200 if report["status"] == "ok" else 503,
                                  headers={"Cache-Control": "no-store"})
 
-    def kept_record(request: web.Request) -> SavedGame:
+    def kept_record(self, request: web.Request) -> SavedGame:
+        """The record of the game a URL names by its ID (404 for no such game, 503 while the store is out)."""
         game_id = request.match_info["game"]
         if not well_formed(game_id):
             raise web.HTTPNotFound(text="no such game\n")
         try:
-            kept = saved_game(site.store, game_id)
+            kept = saved_game(self.site.store, game_id)
         except StoreError:
             raise web.HTTPServiceUnavailable(text="the games cannot be read now\n") from None
         if kept is None:
             raise web.HTTPNotFound(text="no such game, or none of its moves kept yet\n")
         return kept[0]
 
-    async def record(request: web.Request) -> web.Response:
-        return web.Response(text=kept_record(request).text() + "\n", content_type="text/plain", charset="utf-8",
+    async def record(self, request: web.Request) -> web.Response:
+        return web.Response(text=self.kept_record(request).text() + "\n", content_type="text/plain",
+                            charset="utf-8", headers={"Cache-Control": "no-store"})
+
+    async def paper(self, request: web.Request) -> web.Response:
+        return web.Response(text=paper_svg(self.kept_record(request).transcript), content_type="image/svg+xml",
                             headers={"Cache-Control": "no-store"})
 
-    async def paper(request: web.Request) -> web.Response:
-        return web.Response(text=paper_svg(kept_record(request).transcript), content_type="image/svg+xml",
-                            headers={"Cache-Control": "no-store"})
-
-    async def websocket(request: web.Request) -> web.StreamResponse:
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        """A visitor's page: its game (asked for by ID, or a new one), then its messages until it goes."""
+        site, settings = self.site, self.settings
         if "Origin" not in request.headers:
             raise web.HTTPForbidden(text="the page sends its Origin\n")
         address = client_address(request, settings)
@@ -291,61 +283,56 @@ def build_app(site: Site) -> web.Application:
         ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=MAX_MESSAGE_BYTES * 2)
         await ws.prepare(request)
         site.per_ip[address] += 1
-        client = Client(ws, 0, False)
+        client = Client(ws)
         game = None
         try:
-            asked = request.query.get("game")
-            if asked is not None:
-                game = site.find(asked)
-                if game is None:
-                    client.send(json.dumps({"type": "rejected", "reason": NO_SUCH_GAME}))
-                elif settings.label and request.query.get("server") == settings.label:
-                    game.sent_here = True  # sent here for room: it waits here if it must, never sent on
+            game = self.game_asked(client, request)
             if game is None:
                 problem = site.problem_for_new_games()
                 if problem is not None:
-                    said = {"type": "rejected", "reason": f"no new game can be kept now: {problem}"}
-                    await ws.send_str(json.dumps(said))
+                    await ws.send_str(json.dumps({"type": "rejected",
+                                                  "reason": f"no new game can be kept now: {problem}"}))
                     await ws.close()
                     return ws
                 game = site.new_game()
-            game = attach(client, game)
-            bucket = TokenBucket()
-            shown = 0.0
-            async for msg in ws:
-                if msg.type == WSMsgType.TEXT:
-                    now = time.monotonic()
-                    if not bucket.allow(now):
-                        if now - shown >= 1.0:
-                            shown = now
-                            client.send(json.dumps({"type": "rejected", "reason": "too many messages"}))
-                        continue
-                    game = await receive(client, game, msg.data, ws)
-                elif msg.type == WSMsgType.BINARY:
-                    client.send(json.dumps({"type": "rejected", "reason": "text messages only"}))
-                elif msg.type == WSMsgType.ERROR:
-                    break
+            game = self.attach(client, game)
+            async for message in client.messages("too many messages"):
+                game = await self.receive(client, game, message)
         finally:
             site.per_ip[address] -= 1
             if not site.per_ip[address]:
                 del site.per_ip[address]
             if game is not None:
-                detach(client, game)
+                self.detach(client, game)
             client.task.cancel()
         return ws
 
-    def attach(client: Client, game: OnlineGame) -> OnlineGame:
+    def game_asked(self, client: Client, request: web.Request) -> OnlineGame | None:
+        """The game ``?game=ID`` names, if there is one (the page is told when there is not)."""
+        asked = request.query.get("game")
+        if asked is None:
+            return None
+        game = self.site.find(asked)
+        if game is None:
+            client.reject(NO_SUCH_GAME)
+        elif self.settings.label and request.query.get("server") == self.settings.label:
+            game.sent_here = True  # sent here for room: it waits here if it must, never sent on
+        return game
+
+    def attach(self, client: Client, game: OnlineGame) -> OnlineGame:
+        site = self.site
         site.clients[game.id].add(client)
-        client.send(json.dumps({**game.session.snapshot(), "game": game.id, "control": True}))
+        client.send_json({**game.session.snapshot(), "game": game.id, "control": True})
         if game.saved is not None and not game.running:  # a kept game its visitor came back to
-            seat(client, game)
+            self.seat(client, game)
         elif game.id in site.lobby.waiting:
             place = site.lobby.join(game)
             if place is not None:
-                client.send(json.dumps(place.message()))
+                client.send_json(place.message())
         return game
 
-    def detach(client: Client, game: OnlineGame) -> None:
+    def detach(self, client: Client, game: OnlineGame) -> None:
+        site = self.site
         pages = site.clients.get(game.id)
         if pages is not None:
             pages.discard(client)
@@ -355,71 +342,81 @@ def build_app(site: Site) -> web.Application:
                 if not game.running:  # a game never begun (or kept) is not held in memory for nobody
                     site.games.pop(game.id, None)
 
-    async def join(client: Client, game: OnlineGame) -> None:
+    async def join(self, client: Client, game: OnlineGame) -> None:
         """A machine for the game, or its place in line -- unless this server is full and another has room
         (past one host): then the visitor is sent there, never queued here."""
-        if game.saved is None and not game.sent_here and settings.label and not site.lobby.has_room():
+        site = self.site
+        if game.saved is None and not game.sent_here and self.settings.label and not site.lobby.has_room():
             label = await asyncio.get_running_loop().run_in_executor(None, site.room_elsewhere)
             if label is not None:
                 site.send_elsewhere(game, label)
                 return
-        seat(client, game)
+        self.seat(client, game)
 
-    def seat(client: Client, game: OnlineGame) -> None:
+    def seat(self, client: Client, game: OnlineGame) -> None:
         try:
-            place = site.lobby.join(game)
+            place = self.site.lobby.join(game)
         except Full as full:
-            _last_word(client, {"type": "full", "retry_s": full.retry_s})
+            client.last_word({"type": "full", "retry_s": full.retry_s})
             return
         if place is not None:
-            client.send(json.dumps(place.message()))
+            client.send_json(place.message())
 
-    async def receive(client: Client, game: OnlineGame, data: str, ws: web.WebSocketResponse) -> OnlineGame:
-        try:
-            message = parse_message(data)
-        except BadMessage as bad:
-            client.send(json.dumps({"type": "rejected", "reason": str(bad)}))
-            return game
+    async def receive(self, client: Client, game: OnlineGame, message: ClientMessage) -> OnlineGame:
+        """One message from a visitor's page; the game it now plays (a new one after ``new_game``)."""
         kind = message.kind
         if kind == "new_game":
-            # (a game at its end may still be typing its last line and keeping its record: over, all the same)
-            over = game.session.view()["phase"] == "game_over"
-            if (game.running and not over) or game.id in site.lobby.waiting:
-                client.send(json.dumps({"type": "rejected", "reason": "a game is in progress"}))
-                return game
-            detach(client, game)
-            fresh = attach(client, site.new_game(game.session.choice))
-            await join(client, fresh)
-            return fresh
+            return await self.new_game(client, game)
         if game.running:
-            reason = game.session.submit(message, lambda answer: client.send(json.dumps(answer)))
+            reason = game.session.submit(message, client.send_json)
         elif kind == "choose" and not game.finished and game.saved is None:
             reason = choose(game, message.choice)
         elif kind == "play" and not game.finished and not game.running:
-            await join(client, game)
+            await self.join(client, game)
             reason = None
         elif kind == "touch":
             reason = None
         else:
             reason = "the game is over" if game.finished else "no machine yet: the game starts when one is free"
         if reason is not None:
-            client.send(json.dumps({"type": "rejected", "reason": reason}))
+            client.reject(reason)
         return game
 
-    def choose(game: OnlineGame, choice: tuple[str, str] | None) -> str | None:
-        what, which = choice or ("", "")
-        config = game.config
-        if which not in (config.games if what == "game" else config.strengths):
-            return f"{which} is not offered here"
-        game.session.choice = {**game.session.choice, what: which}
-        game.session.update(choices=game.session.choices_view(game.session.choice))
-        return None
+    async def new_game(self, client: Client, game: OnlineGame) -> OnlineGame:
+        """Another game, with the same choices, once this one is over (or never begun)."""
+        # (a game at its end may still be typing its last line and keeping its record: over, all the same)
+        over = game.session.view()["phase"] == "game_over"
+        if (game.running and not over) or game.id in self.site.lobby.waiting:
+            client.reject("a game is in progress")
+            return game
+        self.detach(client, game)
+        fresh = self.attach(client, self.site.new_game(game.session.choice))
+        await self.join(client, fresh)
+        return fresh
 
-    app.router.add_get("/", index)
-    app.router.add_get("/health", health)
-    app.router.add_get("/ws", websocket)
-    app.router.add_get("/games/{game}/record.txt", record)
-    app.router.add_get("/games/{game}/paper.svg", paper)
+
+def choose(game: OnlineGame, choice: tuple[str, str] | None) -> str | None:
+    """A visitor's choice (game size or strength) for a game not begun; why not, when it is refused."""
+    what, which = choice or ("", "")
+    config = game.config
+    if which not in (config.games if what == "game" else config.strengths):
+        return f"{which} is not offered here"
+    game.session.choice = {**game.session.choice, what: which}
+    game.session.update(choices=game.session.choices_view(game.session.choice))
+    return None
+
+
+def build_app(site: Site) -> web.Application:
+    """The site's app behind the exhibit's guard: its public names, on whatever port the proxy in front serves
+    them; an overlong game ID on /ws is malformed: refused there, and a new game given."""
+    app = guarded_app(site.settings.allowed_hosts, site.settings.allowed_hosts, SERVER_NAME, "this site",
+                      long_query_paths=frozenset({"/ws"}), any_port=True)
+    online = OnlineApp(site)
+    app.router.add_get("/", online.index)
+    app.router.add_get("/health", online.health)
+    app.router.add_get("/ws", online.websocket)
+    app.router.add_get("/games/{game}/record.txt", online.record)
+    app.router.add_get("/games/{game}/paper.svg", online.paper)
     app.router.add_static("/static/", STATIC_DIR)
     return app
 

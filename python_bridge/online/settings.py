@@ -2,8 +2,8 @@
 
 Why every value is bounded: the server faces the Internet, and its operator's typo must stop it at
 once with one line naming the key, not run it with a line of a million visitors or a game that idles
-for a year.  The game's own settings (``[game]``, ``[choices]``) are the kiosk's, read by its parser:
-the same names, ranges and messages in both exhibits.
+for a year.  The game's own settings (``[game]``, ``[choices]``) are the exhibit's, read by its parser:
+the same names, ranges and messages in both front ends.
 """
 
 from __future__ import annotations
@@ -16,13 +16,19 @@ from pathlib import Path
 
 from tools.user_files import UserFileError, read_user_text
 
-from ..kiosk.config import MAX_CONFIG_BYTES, MAX_HOSTS, ConfigError, KioskConfig, checked_hosts
-from ..kiosk.config import parse_config as parse_kiosk_config
+from ..exhibit.settings import (
+    GAME_SECTIONS,
+    MAX_CONFIG_BYTES,
+    MAX_HOSTS,
+    ConfigError,
+    GameSettings,
+    checked_hosts,
+    game_settings,
+)
 
 GAMES_PER_CORE = 50  # emulators a core runs at once by default: what make bench-online measured a core holds
 DEFAULT_PORT = 8361
 PACES = ("1960", "fast")
-GAME_SECTIONS = ("game", "choices")  # the kiosk's, read by its parser
 # key -> (low, high) for numbers; the others are checked by name below
 RANGES: dict[str, tuple[float, float]] = {
     "port": (1024, 65535), "max_games": (1, 1000), "max_waiting": (0, 100_000), "per_ip_games": (1, 1000),
@@ -49,7 +55,7 @@ def default_max_games() -> int:
 
 @dataclass(frozen=True)
 class OnlineSettings:
-    """Everything the operator sets; ``game`` holds the game's own settings as the kiosk reads them."""
+    """Everything the operator sets; ``game`` holds the game's own settings (the exhibit's)."""
 
     host: str = "127.0.0.1"  # the app listens here only: TLS and the public name are the reverse proxy's
     port: int = DEFAULT_PORT
@@ -66,13 +72,12 @@ class OnlineSettings:
     database: str = ""  # "": SQLite under state_dir (the embedded default); "postgresql://...": past one host
     label: str = ""  # this server's name in the load balancer (its server line): pages can be sent to it
     lease_seconds: float = 4.0  # a server drives a game while it holds its lease, renewed four times a lease
-    game: KioskConfig = field(default_factory=KioskConfig)
+    game: GameSettings = field(default_factory=GameSettings)
 
-    def game_config(self) -> KioskConfig:
-        """The kiosk settings one online game runs with: the pace, the idle time, its state folder."""
+    def game_config(self) -> GameSettings:
+        """The settings one online game runs with: the game's, at the site's pace and idle time."""
         speed = "authentic" if self.pace == "1960" else "fast"
-        return replace(self.game, speed=speed, idle_seconds=self.idle_seconds, countdown_seconds=1.0,
-                       state_dir=self.state_dir)
+        return replace(self.game, speed=speed, idle_seconds=self.idle_seconds, countdown_seconds=1.0)
 
 
 def checked(key: str, value: object) -> object:
@@ -132,41 +137,17 @@ def parse_settings(text: str, base: Path = Path(".")) -> OnlineSettings:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}") from None
-    unknown = [name for name in data if name not in ("online", *GAME_SECTIONS)]
+    unknown = [name for name in data if name != "online" and name not in GAME_SECTIONS]
     if unknown:
         raise ConfigError(f"unknown section [{unknown[0]}]: use [online], [game], [choices]")
     online = data.get("online", {})
     if not isinstance(online, dict):
         raise ConfigError("[online] must be a section, not a value")
     values = {key: checked(key, value) for key, value in online.items()}
-    game_text = tomllib_dump({name: data[name] for name in GAME_SECTIONS if name in data})
-    settings = OnlineSettings(**values, game=parse_kiosk_config(game_text, base))  # type: ignore[arg-type]
+    settings = OnlineSettings(**values, game=game_settings(data, base))  # type: ignore[arg-type]
     if not settings.state_dir.is_absolute():
         settings = replace(settings, state_dir=base / settings.state_dir)
     return settings
-
-
-def tomllib_dump(sections: dict[str, object]) -> str:
-    """The ``[game]`` and ``[choices]`` tables back as TOML text for the kiosk's parser (strings, numbers,
-    booleans and lists of them: all those sections hold)."""
-    def value(v: object) -> str:
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, (int, float)):
-            return repr(v)
-        if isinstance(v, str):
-            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        if isinstance(v, list):
-            return "[" + ", ".join(value(x) for x in v) + "]"
-        raise ConfigError(f"unexpected value {str(v)[:40]!r}")
-
-    lines = []
-    for name, body in sections.items():
-        if not isinstance(body, dict):
-            raise ConfigError(f"[{name}] must be a section, not a value")
-        lines.append(f"[{name}]")
-        lines += [f"{key} = {value(v)}" for key, v in body.items()]
-    return "\n".join(lines) + "\n"
 
 
 def load_settings(path: Path | str | None) -> OnlineSettings:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from python_bridge.commands.progress import CountTicker, span_text
-from python_bridge.kiosk.procinfo import descendants
+from python_bridge.exhibit.procinfo import descendants
 from python_bridge.reference.estimates import estimate_proof, estimate_search, proof_positions, two_figures
 from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import STANDARD, Variants

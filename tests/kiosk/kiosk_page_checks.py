@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from tests.kiosk.kiosk_support import ROOT
 
-CATALOGUES = ROOT / "python_bridge" / "kiosk" / "static" / "i18n"
+CATALOGUES = ROOT / "python_bridge" / "exhibit" / "static" / "i18n"
 MIN_TARGET_MM = 15.0
 MIN_FAR_TEXT_MM = 5.0  # the height of a capital letter, text read from 1.5 m
 MIN_TEXT_MM = 3.0  # the height of a capital letter, any other text a visitor reads

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import aiohttp
 
-from python_bridge.kiosk.web_guard import free_port
+from python_bridge.exhibit.web_guard import free_port
 from tests.programs import need
 from tests.server_process import ServerProcess
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.kiosk.config import ConfigError, load_config, parse_config, toml_text
+from python_bridge.exhibit.settings import toml_text
+from python_bridge.kiosk.config import ConfigError, load_config, parse_config
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,7 @@
 """A kiosk left alone with hostile or clumsy visitors, on the real server and SIMH: double taps and
 stale moves, a second screen trying to play, other sites' pages, too many connections, an overlong
 path, a silent half-request, a pdp1 stopped while the visitor thinks, and a state_dir that is
-unusable at start or breaks while the kiosk runs.  The protocol is in python_bridge/kiosk/messages.py.
+unusable at start or breaks while the kiosk runs.  The protocol is in python_bridge/exhibit/messages.py.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.kiosk.messages import ClientMessage
+from python_bridge.exhibit.messages import ClientMessage
 from python_bridge.machine.kalah_program import program_symbols
 from tests.kiosk.test_runner import Harness
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from python_bridge.exhibit.messages import ClientMessage
 from python_bridge.kiosk.config import KioskConfig
-from python_bridge.kiosk.messages import ClientMessage
 from python_bridge.kiosk.runner import KioskRunner
 from python_bridge.machine.kalah_program import program_symbols
 

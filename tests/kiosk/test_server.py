@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from python_bridge.kiosk.server import STATIC_DIR as STATIC
+from python_bridge.exhibit.page import STATIC_DIR as STATIC
 from tests.kiosk.kiosk_support import Page
 from tests.processes import pid_alive
 

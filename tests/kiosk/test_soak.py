@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from python_bridge.kiosk.procinfo import descendants
+from python_bridge.exhibit.procinfo import descendants
 from tests.kiosk.kiosk_support import ROOT
 from tests.processes import still_running
 

@@ -15,7 +15,7 @@ import time
 import aiohttp
 import pytest
 
-from python_bridge.kiosk.web_guard import free_port
+from python_bridge.exhibit.web_guard import free_port
 from python_bridge.online.cluster import Cluster
 from tests.kiosk.kiosk_support import ROOT
 from tests.online.cluster_support import ClusterPage, server_of

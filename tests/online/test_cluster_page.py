@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from python_bridge.kiosk.web_guard import free_port
+from python_bridge.exhibit.web_guard import free_port
 from python_bridge.online.cluster import Cluster
 from tests.online.cluster_support import server_of
 from tests.online.online_support import YOUR_MOVE, start_in_browser

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from python_bridge.kiosk.web_guard import free_port
+from python_bridge.exhibit.web_guard import free_port
 from python_bridge.online.cluster import TEMPLATE, ClusterServer, haproxy_config
 from tests.kiosk.kiosk_support import ROOT
 from tests.processes import still_running
@@ -87,7 +87,7 @@ def test_online_cluster_says_where_it_serves_and_leaves_nothing_behind(sig, kala
 
 
 def _below(pid: int) -> set[int]:
-    from python_bridge.kiosk.procinfo import descendants
+    from python_bridge.exhibit.procinfo import descendants
 
     deadline = time.monotonic() + 1
     found: set[int] = set()

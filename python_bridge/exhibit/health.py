@@ -29,14 +29,15 @@ def alive(pid: int) -> bool:
     return process_state(pid) not in (None, "Z", "X")
 
 
-def emulator_problem(pid: int | None) -> str | None:
-    """A pdp1 that is stopped (SIGSTOP, a debugger) or a zombie cannot answer the visitor."""
+def emulator_problem(pid: int | None, asleep: bool = False) -> str | None:
+    """A pdp1 that is stopped (SIGSTOP, a debugger) or a zombie cannot answer the visitor -- unless it was
+    put to sleep on purpose (``asleep``: suspended while it waits for its visitor, woken before a key)."""
     if pid is None:
         return None
     state = process_state(pid)
     if state is None or state in ("Z", "X"):
         return f"the pdp1 process {pid} has exited"
-    if state in ("T", "t"):
+    if state in ("T", "t") and not asleep:
         return f"the pdp1 process {pid} is stopped (SIGSTOP or a debugger)"
     return None
 

@@ -1,4 +1,4 @@
-"""The rules card's pictures (python_bridge/kiosk/static/rules.json) are positions of a real game.
+"""The rules card's pictures (python_bridge/exhibit/static/rules.json) are positions of a real game.
 
 Each picture names the moves that reach it from the start of a quick game (4 pits, 3 seeds, the
 visitor first: South, at the bottom) and the visitor's move it shows.  The reference plays them: the
@@ -16,7 +16,7 @@ from python_bridge.reference.game import Game
 from python_bridge.reference.rules import NORTH, SOUTH, opposite_index, pit_index, play, store_index
 from tests.kiosk.kiosk_support import ROOT
 
-RULES = json.loads((ROOT / "python_bridge" / "kiosk" / "static" / "rules.json").read_text(encoding="utf-8"))
+RULES = json.loads((ROOT / "python_bridge" / "exhibit" / "static" / "rules.json").read_text(encoding="utf-8"))
 M = RULES["pits"]
 
 

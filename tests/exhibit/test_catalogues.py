@@ -1,4 +1,4 @@
-"""The kiosk page's four message catalogues (python_bridge/kiosk/static/i18n/): each complete.
+"""The kiosk page's four message catalogues (python_bridge/exhibit/static/i18n/): each complete.
 
 Every key the page uses -- named in index.html (data-i18n), in its modules (static/js/*.js: t("...")), or
 built there from the phases, players and choices the server sends -- must be in every catalogue, and no
@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-from python_bridge.kiosk.config import GAME_CHOICES, LANGUAGES, STRENGTH_CHOICES
+from python_bridge.exhibit.settings import GAME_CHOICES, LANGUAGES, STRENGTH_CHOICES
 from tests.kiosk.kiosk_support import ROOT
 
-STATIC = ROOT / "python_bridge" / "kiosk" / "static"
+STATIC = ROOT / "python_bridge" / "exhibit" / "static"
 PHASES = ("starting", "typing", "thinking", "your_turn", "demo_turn", "game_over", "one_moment")
 WHO = ("pdp1", "visitor", "demo", "player")  # "player": the visitor as a watching page names them
 

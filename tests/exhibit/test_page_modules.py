@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from python_bridge.kiosk.server import STATIC_DIR
+from python_bridge.exhibit.page import STATIC_DIR
 from tests.kiosk.test_browser import _server, _your_move
 
 MAX_LINES = 400

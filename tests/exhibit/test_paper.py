@@ -1,8 +1,8 @@
-"""The kiosk's paper (``kiosk.paper``): Flexowriter glyphs, nothing unprintable, a bounded length."""
+"""The kiosk's paper (``exhibit.paper``): Flexowriter glyphs, nothing unprintable, a bounded length."""
 
 from __future__ import annotations
 
-from python_bridge.kiosk.paper import Paper, render
+from python_bridge.exhibit.paper import Paper, render
 
 
 def test_the_paper_shows_flexowriter_glyphs_and_nothing_unprintable() -> None:

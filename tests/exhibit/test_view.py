@@ -1,9 +1,9 @@
-"""The page's cells for a sowing (``kiosk.view``): the reference's sowing, mapped to the board as the page
+"""The page's cells for a sowing (``exhibit.view``): the reference's sowing, mapped to the board as the page
 draws it -- the PDP-1's row on top, its pit m at the left; the visitor's row below, pit 1 at the left."""
 
 from __future__ import annotations
 
-from python_bridge.kiosk.view import page_cell, sowing_path
+from python_bridge.exhibit.view import page_cell, sowing_path
 from python_bridge.reference.notation import parse_position
 from python_bridge.reference.rules import NORTH, SOUTH
 

@@ -1,15 +1,17 @@
-"""One game on one PDP-1, shown to a page: the piece of the kiosk that a server of many games reuses.
+"""One game on one PDP-1, shown to a page: what every front end of the exhibit plays a game with.
 
-Why apart from the kiosk's runner: the runner is the gallery (attract mode between visitors, the
-counters, a game saved across server restarts, health); a game session is what every game needs
-whoever owns it -- the one game driver with this page as its front end, the state the page draws
-(board, phase, paper, console lights), the turn rule that makes a double tap one move, the page's
-messages answered while the PDP-1 types or thinks, and the visitor's idle countdown.
+Why apart from its owners: the kiosk's runner is the gallery (attract mode between visitors, the
+counters, a game saved across server restarts, health), the online exhibit's game is a visitor's game
+with an ID kept in a database; a game session is what every game needs whoever owns it -- the one game
+driver with this page as its front end, the state the page draws (board, phase, paper, console
+lights), the turn rule that makes a double tap one move, the page's messages answered while the PDP-1
+types or thinks, the visitor's idle countdown, and a waiting PDP-1 that costs nothing (suspended while
+the visitor thinks).
 
 It runs on its owner's thread (the emulator is driven through blocking calls from one place
 only); ``submit`` and ``snapshot`` may be called from any thread.  What the owner decides is asked
-through ``SessionOwner``: the gallery's heartbeat, the demonstration player's move, where a game
-in progress is kept, and what a failed emulator means to it.
+through ``SessionOwner``: its heartbeat, the demonstration player's move, where a game in progress
+is kept, and what a failed emulator means to it.
 """
 
 from __future__ import annotations
@@ -23,27 +25,25 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from ..driver.crosscheck import CrossChecker
-from ..driver.driver import Failure, FrontEnd, GameDriver, Thought
+from ..driver.driver import KEY_AFTER_CONT, Failure, FrontEnd, GameDriver, Thought
 from ..driver.game_records import SavedGame
 from ..driver.pacing import Pacer
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import FULL_SPEED, IDLE_SPEED, QUIET_SPEED, Simh
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title
 from ..reference.game import Game
-from .config import KioskConfig
 from .lights import ConsoleLights, sample
 from .messages import ClientMessage
 from .paper import Paper
-from .saved_game import kiosk_game
+from .settings import GameSettings
 from .view import board_view, last_move_view, result_view
 
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
-WAITING_LIGHTS_EVERY = 1.0  # ... and between two looks at the keyboard loop (each a stop, an examine, a cont:
-# every cont recalibrates the throttle at full speed for a moment,
-# so fewer looks keep an idle kiosk near 10 % of a core)
-WAITING_LIGHTS_AFTER = 0.3  # the first look this long after the question (its last character is long typed)
+WAITING_LIGHTS_AFTER = 0.3  # the look at a waiting PDP-1 this long after the question (its last character typed)
+ALIVE_EVERY = 1.0  # seconds between two looks at a suspended pdp1's process (one killed meanwhile is replaced)
 NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
 STALE_TAP = "that tap was for an earlier turn"
+IN_PLAY = "not finished: the game is in play"  # the result line of a game kept while it is played
 
 
 class GameAborted(Exception):
@@ -67,25 +67,34 @@ class Command:
 
 
 class SessionOwner(Protocol):
-    """What a game session asks of whoever owns it (the kiosk's runner)."""
+    """What a game session asks of whoever owns it (the kiosk's runner, an online game)."""
 
     def beat(self) -> None:
         """The session is making progress; raise ``Stopping`` when the server stops."""
 
-    def demo_move(self, game: Game, session: "GameSession") -> str:
-        """The demonstration player's keys, when the PDP-1 asks for a move in attract mode."""
+    def demo_move(self, game: Game, session: "GameSession", asked: float) -> str:
+        """The demonstration player's keys, when the PDP-1 asks for a move in attract mode (at ``asked``)."""
 
     def keep(self, saved: SavedGame) -> None:
-        """The game in progress, to be resumed should the server restart."""
+        """The game in progress (its result ``IN_PLAY``), to be resumed should the server restart."""
 
     def failed(self, failure: Failure) -> None:
         """The emulator failed (the driver replaces it, and restores the game if one is in play)."""
 
 
 class GameSession(FrontEnd):
-    """One game at a time on one emulator, drawn by the page; the driver's front end and its visitor."""
+    """One game at a time on one emulator, drawn by the page; the driver's front end and its visitor.
 
-    def __init__(self, config: KioskConfig, publish: Callable[[dict], None], owner: SessionOwner,
+    A PDP-1 that waits for its visitor's move costs nothing: once the question is on the paper the
+    machine is looked at once (stopped, its PC found in the keyboard loop, its lamps read, continued) and
+    then suspended (SIGSTOP); its process is looked at every ``ALIVE_EVERY`` (one killed meanwhile is
+    replaced and the game restored at once), and it is woken (SIGCONT) before a key is typed, a new game
+    is started or the game is left."""
+
+    _looked_at: float | None = None  # the question whose machine was looked at (its ``asked`` time)
+    _continued = 0.0  # when that look ended, the machine continued
+
+    def __init__(self, config: GameSettings, publish: Callable[[dict], None], owner: SessionOwner,
                  log: logging.Logger) -> None:
         self.config = config
         self.publish = publish
@@ -127,7 +136,7 @@ class GameSession(FrontEnd):
                                  waiting_config=IDLE_SPEED)
 
     def close(self) -> None:
-        self.driver.close()
+        self.driver.close()  # (a suspended machine is woken to be closed)
 
     # -- what the server asks ----------------------------------------------------------------
     def submit(self, message: ClientMessage, reply: Callable[[dict], None]) -> str | None:
@@ -258,6 +267,7 @@ class GameSession(FrontEnd):
     def start_game(self, mode: str, panel: PanelSettings) -> None:
         """A new game in ``mode`` (``visitor`` or ``attract``) with ``panel``: the program started again at
         100, on a fresh emulator if need be; ``driver.play_game()`` then plays it."""
+        self.wake()
         self.mode = mode
         self.game_no += 1
         self.new_page()
@@ -266,6 +276,7 @@ class GameSession(FrontEnd):
     def resume_game(self, saved: SavedGame, mode: str, game_no: int) -> bool:
         """A saved game put back on a fresh emulator, its paper on the page ("one moment" meanwhile);
         False when it had ended (nothing to play on).  ``driver.play_game()`` then plays it on."""
+        self.wake()
         self.mode = mode
         self.game_no = game_no
         self.new_page(saved.transcript)
@@ -344,21 +355,23 @@ class GameSession(FrontEnd):
         """The game so far, with the paper up to now, to its owner (who keeps it across a restart)."""
         with self._lock:
             paper = self._paper.text
-        self.owner.keep(kiosk_game(self.mode, self.game_no, checker.title, list(checker.game.record), paper))
+        self.owner.keep(SavedGame.of(checker.title, list(checker.game.record), result=IN_PLAY, transcript=paper))
 
     def choose(self, game: Game) -> str:
-        """The visitor's (or the demo player's) move, when the PDP-1 asks for it."""
+        """The visitor's (or the demo player's) move, when the PDP-1 asks for it; the machine asleep meanwhile."""
         if self.driver.checker is not None:
             self._save(self.driver.checker)  # the paper is complete up to the question: the best moment
         asked = time.monotonic()
         self.turn += 1  # a new question: a tap for an earlier one is stale from now on
-        if self.mode == "attract":
-            self.update(phase="demo_turn")
-            end = asked + self.config.attract_pause
-            while (left := end - time.monotonic()) > 0:
-                self.pause(min(left, 0.25))
-                self.look_at_keyboard(asked)
-            return self.owner.demo_move(game, self)
+        try:
+            if self.mode == "attract":
+                self.update(phase="demo_turn")
+                return self.owner.demo_move(game, self, asked)
+            return self._visitor_move(game, asked)
+        finally:
+            self.wake()
+
+    def _visitor_move(self, game: Game, asked: float) -> str:
         legal = game.position.legal_pits()
         self.last_touch = time.monotonic()  # idle means the visitor's own time, not the PDP-1's
         turn = self.turn
@@ -381,20 +394,49 @@ class GameSession(FrontEnd):
             self.idle_check()
 
     def look_at_keyboard(self, asked: float) -> None:
-        """While the PDP-1 waits for a key: looked at by the driver (stopped, its PC checked, continued)
-        every ``WAITING_LIGHTS_EVERY`` seconds, the first ``WAITING_LIGHTS_AFTER`` after the question.
+        """While the PDP-1 waits for a key (asked at ``asked``): looked at once by the driver (stopped, its PC
+        checked, its lamps read for the page, continued) ``WAITING_LIGHTS_AFTER`` after the question, then
+        suspended; while suspended, its process is looked at every ``ALIVE_EVERY``.
 
-        One look serves the console and health: the lamps are examined for the
-        page, and the PC must be in the program's keyboard loop.  A ``pdp1``
-        that does not answer, or answers from elsewhere, is replaced at once
-        (during a game the game is restored).
+        A ``pdp1`` that does not answer the look, answers from elsewhere or has
+        died while asleep is replaced at once (during a game the game is restored).
         """
+        machine = self.driver.machine
         now = time.monotonic()
-        if now - asked < WAITING_LIGHTS_AFTER or now - self._lights_shown_at < WAITING_LIGHTS_EVERY:
+        if machine is None or not self.driver.asked or now - asked < WAITING_LIGHTS_AFTER:
             return
-        self._lights_shown_at = now
-        self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
+        if machine.sim.suspended:
+            if now - self._lights_shown_at >= ALIVE_EVERY:
+                self._lights_shown_at = now
+                if not machine.sim.alive:  # killed in its sleep: the look finds it gone, and it is replaced
+                    machine.sim.wake()
+                    self.driver.look_at_keyboard()
+            self.owner.beat()
+            return
+        if self._looked_at != asked:  # once a question
+            self._looked_at = asked
+            self._lights_shown_at = now
+            self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
+            self._continued = time.monotonic()  # (the look ends by continuing the machine)
+        machine = self.driver.machine  # (a machine that failed the look is replaced, the game restored)
+        # not suspended until SIMH has surely gone on after the look: a pdp1 stopped before it has, flushes
+        # the keyboard as it goes on after SIGCONT, and the visitor's key typed meanwhile would be lost
+        settled = time.monotonic() - self._continued >= KEY_AFTER_CONT
+        if machine is not None and machine.sim.running and self.driver.asked and settled:
+            machine.sim.suspend()
         self.owner.beat()
+
+    def wake(self) -> None:
+        """The machine woken from its wait (SIGCONT), before anything is asked of it."""
+        machine = self.driver.machine
+        if machine is not None:
+            machine.sim.wake()
+
+    @property
+    def suspended(self) -> bool:
+        """Whether the PDP-1 sleeps while it waits for its visitor (its process stopped on purpose)."""
+        machine = self.driver.machine
+        return machine is not None and machine.sim.suspended
 
     def thinking(self, thought: Thought, sim: Simh) -> None:
         """The PDP-1 starts thinking (stopped at ``think``): the faults tests asked for, then the view."""

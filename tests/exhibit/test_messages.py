@@ -1,10 +1,10 @@
-"""The messages from the page (``kiosk.messages``): each checked, bad ones refused with the reason, floods limited."""
+"""The messages from the page (``exhibit.messages``): each checked, bad ones refused with the reason, floods limited."""
 
 from __future__ import annotations
 
 import pytest
 
-from python_bridge.kiosk.messages import BadMessage, ClientMessage, TokenBucket, parse_message
+from python_bridge.exhibit.messages import BadMessage, ClientMessage, TokenBucket, parse_message
 
 
 @pytest.mark.parametrize("raw, words", [

@@ -1,4 +1,4 @@
-"""The guard every server of ours puts around its pages (``kiosk.web_guard``): the kiosk answers to its
+"""The guard every server of ours puts around its pages (``exhibit.web_guard``): the kiosk answers to its
 names on its own port; the online exhibit, behind a proxy, to its public names on any port, by http or
 https.  A real aiohttp server on loopback, real requests."""
 
@@ -9,7 +9,7 @@ import asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from python_bridge.kiosk.web_guard import guarded_app, without_port
+from python_bridge.exhibit.web_guard import guarded_app, without_port
 
 
 def test_a_port_is_taken_off_a_host_name_but_not_off_an_ipv6_address() -> None:
