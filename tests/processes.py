@@ -3,9 +3,13 @@ running (tests/conftest.py)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
+import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 from python_bridge.exhibit.health import alive as pid_alive  # a zombie is dead: reaping an orphan is init's
 from python_bridge.exhibit.procinfo import descendants
@@ -23,6 +27,31 @@ def pdp1_below(pid: int) -> list[int]:
             found.append(below)
     return found
 
+
+HUNG_EVERY_S = 0.02
+
+
+@contextlib.contextmanager
+def kept_hung(pid: int) -> Iterator[None]:
+    """``pid`` hung for as long as the block runs: SIGSTOP, sent again every ``HUNG_EVERY_S``, so that a
+    machine the exhibit suspended and wakes (SIGCONT) for a key stays hung, as a hung process would."""
+    done = threading.Event()
+
+    def stop_again() -> None:
+        while not done.is_set():
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except ProcessLookupError:
+                return
+            done.wait(HUNG_EVERY_S)
+
+    thread = threading.Thread(target=stop_again, name=f"hung-{pid}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(5)
 
 
 def still_running(pids: list[int], within: float = 5.0) -> list[int]:

@@ -93,3 +93,10 @@ def test_one_typewriter_rate() -> None:
     rates = [where for where, tree in TREES.items() for node in ast.walk(tree) if isinstance(node, ast.Assign)
              and any(isinstance(t, ast.Name) and t.id == "TYPEWRITER_CHARACTERS_PER_SECOND" for t in node.targets)]
     assert rates == ["python_bridge/machine/simh_process.py"]
+    # nor under another name: a rate of characters a second given as a number anywhere else
+    named = [f"{where}:{node.lineno}" for where, tree in TREES.items() for node in ast.walk(tree)
+             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+             and isinstance(node.value.value, (int, float)) and not isinstance(node.value.value, bool)
+             and any(isinstance(t, ast.Name) and re.search(r"(CPS|CHARACTERS_PER_SECOND|CHARS_PER_SECOND)$", t.id)
+                     and t.id != "TYPEWRITER_CHARACTERS_PER_SECOND" for t in node.targets)]
+    assert named == [], f"another typewriter rate: {named}"

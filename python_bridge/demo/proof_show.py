@@ -41,7 +41,6 @@ from .run import panel_lines
 from .tape_picture import tape_summary
 
 WIDTH = 78
-TYPEWRITER_CPS = 10  # the Soroban typewriter's characters a second
 PROOF_PACE = 1.0  # the proof no faster than the 1960 machine
 SEEDS_WORDS = {1: "One seed", 2: "Two seeds", 3: "Three seeds", 4: "Four seeds", 5: "Five seeds", 6: "Six seeds"}
 DEEPEN_SECONDS = 30.0  # each deepening's time here (the operator stops the machine then)
@@ -99,7 +98,7 @@ class ProofShow:
             self.out.write(ch)
             self.out.flush()
             if not self.fast:
-                time.sleep(1 / TYPEWRITER_CPS)
+                time.sleep(1 / TYPEWRITER_CHARACTERS_PER_SECOND)
         self.out.write("\n")
         self.out.flush()
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
-from tools.papertape import TapeError, read_tape
+from tools.papertape import Tape, TapeError, read_tape
 
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import GameOutcome
@@ -165,25 +165,7 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         out.write(text + "\n")
         out.flush()
 
-    say("KALAH ON THE PDP-1 -- " + ("a game at 1960 speed" if as_play else "a demonstration"))
-    say("W. J. Champion's Kalah (1940) on a Digital Equipment Corporation PDP-1 (1960), emulated by SIMH;")
-    say("every move the PDP-1 types is checked against a reference engine.")
-    say("John McCarthy wrote in 1979 (Stanford AI Lab files SHERSH.1 and SHERSH.2[LET,JMC]) that Kalah programs")
-    say("were written for the PDP-1 in the early sixties and showed the first player wins with one, two or three")
-    say("seeds a pit; that code is lost, and this program is a reconstruction (make demo ARGS=\"--proof\").")
-    say(f"Pace: {speed}.")
-    say()
-    say("The operator sets the front panel:")
-    for line in panel_lines(panel):
-        say(line)
-    say()
-    name = tape_path.relative_to(ROOT) if tape_path.is_relative_to(ROOT) else tape_path
-    say(f"mounts the paper tape {tape_summary(tape, str(name))}:")
-    for line in tape_strip(data, max(0, tape.leader - 12), 66):
-        say(line)
-    say(f"  {loader_words_line(tape)}")
-    say(f"and presses READ IN. The reader reads {READER_FRAMES_PER_SECOND} frames a second; the loader sums each block "
-        "and halts on a bad checksum.")
+    _opening(say, panel, tape_path, tape, data, speed, as_play)
     display = ReadInDisplay(tape_records(tape), lambda text: (out.write(text), out.flush()))
     show = Show(panel, presenter, DemoVisitor(presenter, source) if visitor else None, tape.start or 0o100,
                 display.reader_at)
@@ -221,6 +203,31 @@ def run_show(panel: PanelSettings, captions: CaptionScript | None, *, fast: bool
         else:
             _keep_as_demo(panel, speed, show, outcome, presenter.thoughts, folder, stamp, left, say)
     return status
+
+
+def _opening(say: Callable[[str], None], panel: PanelSettings, tape_path: Path, tape: Tape, data: bytes, speed: str,
+             as_play: bool) -> None:
+    """What the show says before the tape is read in: what it is, its source, its pace, the front panel, the
+    tape mounted."""
+    say("KALAH ON THE PDP-1 -- " + ("a game at 1960 speed" if as_play else "a demonstration"))
+    say("W. J. Champion's Kalah (1940) on a Digital Equipment Corporation PDP-1 (1960), emulated by SIMH;")
+    say("every move the PDP-1 types is checked against a reference engine.")
+    say("John McCarthy wrote in 1979 (Stanford AI Lab files SHERSH.1 and SHERSH.2[LET,JMC]) that Kalah programs")
+    say("were written for the PDP-1 in the early sixties and showed the first player wins with one, two or three")
+    say("seeds a pit; that code is lost, and this program is a reconstruction (make demo ARGS=\"--proof\").")
+    say(f"Pace: {speed}.")
+    say("")
+    say("The operator sets the front panel:")
+    for line in panel_lines(panel):
+        say(line)
+    say("")
+    name = tape_path.relative_to(ROOT) if tape_path.is_relative_to(ROOT) else tape_path
+    say(f"mounts the paper tape {tape_summary(tape, str(name))}:")
+    for line in tape_strip(data, max(0, tape.leader - 12), 66):
+        say(line)
+    say(f"  {loader_words_line(tape)}")
+    say(f"and presses READ IN. The reader reads {READER_FRAMES_PER_SECOND} frames a second; the loader sums each block "
+        "and halts on a bad checksum.")
 
 
 def _keep_as_demo(panel: PanelSettings, speed: str, show: Show, outcome: GameOutcome | None,

@@ -17,6 +17,7 @@ from python_bridge.exhibit.messages import ClientMessage
 from python_bridge.kiosk.config import KioskConfig
 from python_bridge.kiosk.runner import KioskRunner
 from python_bridge.machine.kalah_program import program_symbols
+from tests.processes import kept_hung
 
 pytestmark = pytest.mark.simh
 
@@ -168,9 +169,9 @@ def test_a_killed_emulator_is_replaced_and_the_visitor_loses_nothing(tmp_path, k
         h.wait(lambda: h.state()["phase"] == "your_turn" and h.state()["notice"] is None and h.state()["turn"] > turn,
                what="the game back (the PDP-1 asking again)")
         assert h.state()["board"] == board and h.runner.health()["pdp1_pid"] != pid
-        os.kill(h.runner.health()["pdp1_pid"], signal.SIGSTOP)  # a hung one, found when the visitor moves
-        assert h.submit("move", h.state()["legal"][0]) is None
-        h.wait(lambda: h.runner.stats.restarts == 2, timeout=15, what="the hung emulator replaced")
+        with kept_hung(h.runner.health()["pdp1_pid"]):  # a hung one (asleep or not), found when the visitor moves
+            assert h.submit("move", h.state()["legal"][0]) is None
+            h.wait(lambda: h.runner.stats.restarts == 2, timeout=15, what="the hung emulator replaced")
         h.wait(lambda: h.state()["phase"] in ("your_turn", "game_over"), what="the game going on")
         assert h.runner.stats.mismatches == 0
 
