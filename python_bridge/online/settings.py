@@ -32,8 +32,8 @@ PACES = ("1960", "fast")
 # key -> (low, high) for numbers; the others are checked by name below
 RANGES: dict[str, tuple[float, float]] = {
     "port": (1024, 65535), "max_games": (1, 1000), "max_waiting": (0, 100_000), "per_ip_games": (1, 1000),
-    "idle_seconds": (30, 86_400), "header_timeout": (1, 300), "min_free_mb": (0, 1_000_000),
-    "lease_seconds": (2, 60),
+    "idle_seconds": (5, 86_400), "header_timeout": (1, 300), "min_free_mb": (0, 1_000_000),
+    "lease_seconds": (2, 60), "watchdog_seconds": (1, 600),
 }
 INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb"}
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
@@ -64,7 +64,8 @@ class OnlineSettings:
     max_games: int = field(default_factory=default_max_games)
     max_waiting: int = 200  # the waiting line's length; beyond it a visitor is told to come back later
     per_ip_games: int = 4  # games and connections one address may hold
-    idle_seconds: float = 300.0  # a game untouched this long is saved and its machine given back
+    idle_seconds: float = 300.0  # a game untouched this long is saved and its machine given back (it resumes by ID)
+    watchdog_seconds: float = 10.0  # an emulator silent this long while it should type is hung, and replaced
     header_timeout: float = 10.0
     min_free_mb: int = 100  # less free disk than this under state_dir: new games are refused
     trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For is believed
@@ -77,7 +78,8 @@ class OnlineSettings:
     def game_config(self) -> GameSettings:
         """The settings one online game runs with: the game's, at the site's pace and idle time."""
         speed = "authentic" if self.pace == "1960" else "fast"
-        return replace(self.game, speed=speed, idle_seconds=self.idle_seconds, countdown_seconds=1.0)
+        return replace(self.game, speed=speed, idle_seconds=self.idle_seconds, countdown_seconds=1.0,
+                       watchdog_seconds=self.watchdog_seconds)
 
 
 def checked(key: str, value: object) -> object:

@@ -18,6 +18,7 @@ per_ip_games = {per_ip}
 min_free_mb = {min_free_mb}
 pace = "{pace}"
 idle_seconds = {idle_seconds}
+watchdog_seconds = {watchdog_seconds}
 [game]
 pits = {pits}
 seeds = {seeds}
@@ -30,11 +31,12 @@ strengths = []
 
 def write_settings(folder: Path, *, max_games: int = 2, max_waiting: int = 10, per_ip: int = 50, pits: int = 2,
                    seeds: int = 1, min_free_mb: int = 0, pace: str = "fast", level: int = 1,
-                   idle_seconds: int = 300) -> Path:
+                   idle_seconds: int = 300, watchdog_seconds: float = 10) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "online.toml"
     path.write_text(QUICK.format(max_games=max_games, max_waiting=max_waiting, per_ip=per_ip, pits=pits, seeds=seeds,
-                                 min_free_mb=min_free_mb, pace=pace, level=level, idle_seconds=idle_seconds))
+                                 min_free_mb=min_free_mb, pace=pace, level=level, idle_seconds=idle_seconds,
+                                 watchdog_seconds=watchdog_seconds))
     return path
 
 

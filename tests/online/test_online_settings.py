@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from python_bridge.kiosk.config import ConfigError
+from python_bridge.exhibit.settings import ConfigError
 from python_bridge.online.lobby import Full, Lobby
 from python_bridge.online.settings import OnlineSettings, default_max_games, parse_settings
 
@@ -26,6 +26,7 @@ max_games = 7
 max_waiting = 0
 per_ip_games = 2
 idle_seconds = 30
+watchdog_seconds = 3
 trusted_proxies = ["10.0.0.1"]
 allowed_hosts = ["kalah.example.org"]
 [game]
@@ -37,13 +38,16 @@ pits = 4
         ("0.0.0.0", 9000, "fast", 7, 0)
     assert settings.trusted_proxies == ("10.0.0.1",) and settings.allowed_hosts == ("kalah.example.org",)
     assert settings.game_config().speed == "fast" and settings.game_config().idle_seconds == 30
+    assert settings.game_config().watchdog_seconds == 3 and OnlineSettings().game_config().watchdog_seconds == 10
 
 
 @pytest.mark.parametrize("text, words", [
     ("[online]\nport = 80", "port must be a whole number from 1,024 to 65,535"),
     ("[online]\nmax_games = 0", "max_games must be a whole number from 1 to 1,000"),
-    ("[online]\nidle_seconds = 29", "idle_seconds must be a number from 30 to 86,400"),
-    ("[online]\nidle_seconds = 86401", "idle_seconds must be a number from 30 to 86,400"),
+    ("[online]\nidle_seconds = 4", "idle_seconds must be a number from 5 to 86,400"),
+    ("[online]\nidle_seconds = 86401", "idle_seconds must be a number from 5 to 86,400"),
+    ("[online]\nwatchdog_seconds = 0.5", "watchdog_seconds must be a number from 1 to 600"),
+    ("[online]\nwatchdog_seconds = 601", "watchdog_seconds must be a number from 1 to 600"),
     ("[online]\nper_ip_games = true", "per_ip_games must be a whole number"),
     ("[online]\npace = \"slow\"", "pace must be one of 1960, fast"),
     ("[online]\nhost = \"example.org\"", "host must be an IP address"),

@@ -101,13 +101,13 @@ def test_a_pdp1_stopped_while_it_thinks_is_replaced_and_the_game_goes_on_at_the_
                 assert page.state["turn"] == turn + 1
             assert server.health()["restarts"] == 1 and pdp1 not in _pdp1s(server)
 
-    settings = write_settings(tmp_path / "conf", pits=3, seeds=2, level=2, pace="1960")
+    settings = write_settings(tmp_path / "conf", pits=3, seeds=2, level=2, pace="1960", watchdog_seconds=3)
     with OnlineServer(settings, tmp_path / "state") as server:
         asyncio.run(stopped(server))
 
 
 def test_a_game_left_idle_gives_its_machine_back_and_resumes_on_a_fresh_pdp1(tmp_path, kalah_tape) -> None:
-    """A game untouched for ``idle_seconds`` (30, the least) is kept and its machine given back; its visitor,
+    """A game untouched for ``idle_seconds`` (5, the least) is kept and its machine given back; its visitor,
     coming back with the ID, plays on at the same board and turn on a PDP-1 restored from the record."""
     async def left_and_back(server: OnlineServer) -> None:
         async with OnlinePage(server) as page:
@@ -128,6 +128,6 @@ def test_a_game_left_idle_gives_its_machine_back_and_resumes_on_a_fresh_pdp1(tmp
             await back.until(lambda: back.state["turn"] != turn or back.state["phase"] == "game_over")
             assert back.paper.count("you play") == 2
 
-    settings = write_settings(tmp_path / "conf", pits=4, seeds=3, idle_seconds=30)
+    settings = write_settings(tmp_path / "conf", pits=4, seeds=3, idle_seconds=5)
     with OnlineServer(settings, tmp_path / "state") as server:
         asyncio.run(left_and_back(server))
