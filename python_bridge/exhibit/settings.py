@@ -164,6 +164,17 @@ def seconds(key: str, value: object, low: float, high: float) -> float:
     return float(value)
 
 
+def ranged(key: str, value: object, whole: dict[str, tuple[int, int]],
+           timed: dict[str, tuple[float, float]]) -> int | float | None:
+    """``value`` checked against ``key``'s range in ``whole`` (whole numbers) or ``timed`` (seconds); None when
+    ``key`` has a range in neither (the caller checks it by its kind)."""
+    if key in whole:
+        return whole_number(key, value, *whole[key])
+    if key in timed:
+        return seconds(key, value, *timed[key])
+    return None
+
+
 def one_of(key: str, value: object, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ConfigError(f"{key} must be one of {', '.join(allowed)}")
@@ -194,10 +205,8 @@ def _names(key: str, value: object) -> tuple[str, ...]:
 
 def checked_game_value(key: str, value: object) -> object:
     """``value`` for one of the game's keys as a game uses it; ConfigError says what is allowed."""
-    if key in INT_RANGES:
-        return whole_number(key, value, *INT_RANGES[key])
-    if key in FLOAT_RANGES:
-        return seconds(key, value, *FLOAT_RANGES[key])
+    if (number := ranged(key, value, INT_RANGES, FLOAT_RANGES)) is not None:
+        return number
     if key == "variants":
         return _variants(value)
     if key in ("games", "strengths", "languages"):

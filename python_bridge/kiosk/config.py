@@ -24,9 +24,8 @@ from ..exhibit.settings import (
     GameSettings,
     checked_game_value,
     checked_hosts,
+    ranged,
     read_sections,
-    seconds,
-    whole_number,
 )
 
 
@@ -91,10 +90,8 @@ SECTIONS = {
 def _checker(base: Path):
     """The check of every key of the kiosk's file: the gallery's here, the game's the exhibit's."""
     def checked(key: str, value: object) -> object:
-        if key in _INT_RANGES:
-            return whole_number(key, value, *_INT_RANGES[key])
-        if key in _FLOAT_RANGES:
-            return seconds(key, value, *_FLOAT_RANGES[key])
+        if (number := ranged(key, value, _INT_RANGES, _FLOAT_RANGES)) is not None:
+            return number
         if key == "control_token":
             if (not isinstance(value, str) or not (value == "" or TOKEN_LENGTHS[0] <= len(value) <= TOKEN_LENGTHS[1])
                     or set(value) - TOKEN_CHARS):
