@@ -3,7 +3,7 @@
 // visitor's own move is sown at the touch, along the path the board came with, and the page then
 // settles on the board the server sends after it.
 
-import { t } from "./i18n.js";
+import { seeds, t } from "./i18n.js";
 import * as sound from "./sound.js";
 
 const SOW_STEP_MS = 140;  // one seed into the next pit
@@ -58,6 +58,26 @@ export function show(b) {
   [...$("bottom-row").children].forEach((el, i) => { el.querySelector(".count").textContent = shown.bottom[i]; });
   $("top-store").querySelector(".count").textContent = shown.top_store;
   $("bottom-store").querySelector(".count").textContent = shown.bottom_store;
+  name();
+}
+
+// the bottom row's owner, as a screen reader names it: the visitor, or the demonstration player
+const bottomOwner = () => (document.body.dataset.mode === "attract" ? "demo" : "visitor");
+
+// every pit and store named for a screen reader, in the page's language: its owner, its number, its seeds
+// ("Your pit 3: 4 seeds"); the PDP-1's pits are never the visitor's to play
+export function name() {
+  if (!shown) return;
+  const owner = bottomOwner();
+  [...$("top-row").children].forEach((el, i) => {
+    el.setAttribute("aria-label", t("a11y.pit.pdp1", { pit: el.dataset.pit, seeds: seeds(shown.top[i]) }));
+    el.setAttribute("aria-disabled", "true");
+  });
+  [...$("bottom-row").children].forEach((el, i) => {
+    el.setAttribute("aria-label", t(`a11y.pit.${owner}`, { pit: el.dataset.pit, seeds: seeds(shown.bottom[i]) }));
+  });
+  $("top-store").setAttribute("aria-label", t("a11y.store.pdp1", { seeds: seeds(shown.top_store) }));
+  $("bottom-store").setAttribute("aria-label", t(`a11y.store.${owner}`, { seeds: seeds(shown.bottom_store) }));
 }
 
 export function cell(row, col) {
@@ -177,7 +197,10 @@ export function unflash() {
 }
 
 // a language chosen while a flash shows: it says it again in that language
-export function reword() { if (flashing) $("flash").textContent = t(...flashing); }
+export function reword() {
+  if (flashing) $("flash").textContent = t(...flashing);
+  name();
+}
 
 // the last move's pit marked, once no move is being sown
 export function markLast(last) {

@@ -19,6 +19,13 @@ export function t(key, params = {}) {
 }
 
 export const current = () => language;
+
+// "4 seeds" in the page's language, in the grammatical number the count takes there (Polish has three)
+export function seeds(n) {
+  const form = new Intl.PluralRules(language).select(n);
+  const key = `a11y.seeds.${form}`;
+  return t((catalogues[language] || {})[key] === undefined ? "a11y.seeds.other" : key, { n });
+}
 export const known = (lang) => Boolean(catalogues[lang]);
 
 // the message ``key`` in each language in turn (the console's layout must fit them all)

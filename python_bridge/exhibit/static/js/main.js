@@ -164,6 +164,7 @@ function drawLegal() {
     const legal = mine && state.legal.includes(Number(b.dataset.pit));
     b.classList.toggle("legal", legal);
     b.dataset.legal = legal ? "yes" : "no";  // not "disabled": a touch on any pit gets an answer (a hint)
+    b.setAttribute("aria-disabled", legal ? "false" : "true");  // (a screen reader says it cannot be played)
   });
   document.body.classList.toggle("swap-offered", Boolean(mine && state.swap));
 }
