@@ -52,11 +52,13 @@ lint: MODE = test
 lint: setup
 	@$(PY) -m ruff check --quiet .
 
-## test: lint, then the whole suite in JOBS workers (default 2), a test file to a worker (the README's test command; .ci/run calls it)
+## test: lint, then the whole suite in JOBS workers (default 4), a test file to a worker, the longest files first (the README's test command; .ci/run calls it)
+# More workers than cores: the tests mostly wait on emulators, servers and browsers.  --no-loadscope-reorder:
+# the files in tests/conftest.py's order (its LONG_FILES first), not pytest-xdist's (most tests first).
 test: MODE = test
-test: JOBS ?= 2
+test: JOBS ?= 4
 test: lint build
-	$(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=15
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
 
 ## test-screens: the kiosk's whole visitor game on the three other screens (1920x1080, 1080x1920, 1024x768; about 4 min)
 test-screens: MODE = test

@@ -30,6 +30,35 @@ pytest_plugins = [
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# The files that take longest (seconds on two cores; most of it waiting on emulators, servers and browsers),
+# longest first: ``make test`` hands its workers a file at a time in the collected order
+# (``--no-loadscope-reorder``), so these start at once instead of trailing the run on one worker.  Named
+# without their folder: a file moved keeps its place.
+LONG_FILES = (
+    "test_online_waiting.py",  # 69: a game left idle for idle_seconds (30, the least), a 1960-pace game
+    "test_browser.py",  # 52
+    "test_online_load.py",  # 50
+    "test_cluster.py",  # 42
+    "test_page_defects.py",  # 39
+    "test_runner.py",  # 36
+    "test_online_layout.py",  # 25
+    "test_page_states.py",  # 24
+    "test_hostile.py",  # 18
+    "test_pdp1_test_kit.py",  # 18
+    "test_diagnostic_mode.py",  # 15
+    "test_prove_command.py",  # 14
+    "test_cluster_page.py",  # 13
+    "test_soak.py",  # 13
+    "test_level_contract.py",  # 13
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long files first, the rest in their collected order (a file's tests keep theirs)."""
+    rank = {name: place for place, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 @pytest.fixture(scope="session")
 def kalah_tape():
     """build/kalah.rim, assembled from pdp1_src/ by the project's own assembler."""
