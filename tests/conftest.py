@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (``--no-loadscope-reorder``), so these start at once instead of trailing the run on one worker.  Named
 # without their folder: a file moved keeps its place.
 LONG_FILES = (
-    "test_online_waiting.py",  # 69: a game left idle for idle_seconds (30, the least), a 1960-pace game
+    "test_online_waiting.py",  # 69 (before idle_seconds could be 5): a game left idle, a 1960-pace game
     "test_browser.py",  # 52
     "test_online_load.py",  # 50
     "test_cluster.py",  # 42
