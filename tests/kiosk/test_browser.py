@@ -115,7 +115,7 @@ def _double_tap_then_touch_while_thinking(page, screen: Screen, box: dict, name:
     assert page.locator("#console .lamp.on").count() > 0
     _shot(page, f"{name}-sowing-and-thinking")
     time.sleep(max(0.0, touched + 0.7 - time.monotonic()))  # a touch this long after the move is a new one
-    page.locator('#bottom-row .pit').last.tap()
+    page.locator('#bottom-row .pit').last.tap(force=True)  # (aria-disabled while it thinks: a touch still gets a hint)
     page.wait_for_function(f"document.getElementById('detail').textContent === {EN['hint.thinking']!r}")
     _shot(page, f"{name}-thinking-hint")
     assert_layout(page, screen, "thinking")
@@ -187,7 +187,7 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
         _switch_languages(page, screen, "05-your-move")
 
         # a wrong tap on the PDP-1's side: its hint
-        page.locator('[data-side="pdp-1"][data-pit="1"]').tap()
+        page.locator('[data-side="pdp-1"][data-pit="1"]').tap(force=True)  # (aria-disabled, never the visitor's)
         page.wait_for_function(f"document.getElementById('detail').textContent === {EN['hint.theirs']!r}")
         _shot(page, f"{screen.name}-06-hint-pdp1-side")
         assert_layout(page, screen, "hint: the PDP-1's side")
@@ -202,7 +202,7 @@ def test_a_visitor_plays_a_whole_game_on_each_screen(screen, browser_page, tmp_p
             assert board_box(page) == box
             empty = page.locator('#bottom-row .pit:not(.legal)')
             if not empty_hint and empty.count():
-                empty.first.tap()
+                empty.first.tap(force=True)  # (aria-disabled: empty, yet a touch gets its hint)
                 page.wait_for_function(f"document.getElementById('detail').textContent === {EN['hint.empty']!r}")
                 _shot(page, f"{screen.name}-09-hint-empty-pit")
                 empty_hint = True

@@ -204,7 +204,7 @@ def test_the_kiosks_page_always_gets_in_and_a_watching_page_says_it_watches(brow
             assert gallery.inner_text("#status") == EN["status.your_turn.player"]
             assert gallery.inner_text("#bottom-name") == EN["side.player"]
             assert gallery.locator("#bottom-row .pit.legal").count() == 0  # nothing lit to touch
-            gallery.locator('#bottom-row .pit[data-pit="1"]').tap()
+            gallery.locator('#bottom-row .pit[data-pit="1"]').tap(force=True)  # (aria-disabled: it only watches)
             gallery.locator("#board").tap()
             gallery.wait_for_timeout(300)
             assert sent == [], f"a watching page sent {sent}"
