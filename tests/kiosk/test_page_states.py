@@ -3,7 +3,8 @@ on the real kiosk server and SIMH.
 
 The states: attract mode, the "What is this?" card, the "How to play" card, the visitor's turn, the
 PDP-1 thinking, the game over, a watching page (a second screen in the gallery) and "one moment" (the
-server gone).  In each, and in each language, everything a visitor reads is measured
+server gone).  In each, and in each language, axe-core finds no WCAG 2.2 AA violation
+(tests/exhibit/axe_check.py), everything a visitor reads is measured
 (tests/kiosk/kiosk_page_checks.py: capitals at least 3 mm tall, 5 mm for what is read from 1.5 m, on
 the screen's own millimetres a pixel), nothing is cut off, and a screenshot is kept in
 artifacts/kiosk/states/ (git-ignored), named screen-language-state, for a person to look at.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.exhibit.axe_check import axe_problems
 from tests.kiosk.kiosk_page_checks import SCREENS, catalogue, layout_problems
 from tests.kiosk.kiosk_support import ROOT
 from tests.kiosk.test_browser import _server, _your_move
@@ -35,6 +37,7 @@ def _look(page, screen, state: str, seen: dict) -> None:
         page.screenshot(path=str(SHOTS / f"{screen.name}-{language}-{state}.png"))
         report = layout_problems(page, screen)
         seen["problems"] += [f"{state} in {language}: {problem}" for problem in report["problems"]]
+        seen["problems"] += axe_problems(page, f"{state} in {language}")  # WCAG 2.2 AA and best practice
         if not report["farCount"] or not (report["targets"] or state.endswith("one-moment")):
             seen["problems"].append(f"{state} in {language}: nothing to touch or nothing read from afar")
         if report["smallest"] and report["smallest"]["mm"] < seen["smallest"].get("mm", 1e9):
