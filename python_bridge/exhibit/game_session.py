@@ -111,7 +111,7 @@ class GameSession(FrontEnd):
                             "result": None, "countdown": None, "notice": None, "speed": config.speed,
                             "choices": self.choices_view(config.default_choice()),
                             "page": {"language": config.language, "languages": list(config.languages),
-                                     "sound": config.sound},
+                                     "sound": config.sound, "contact": config.accessibility_contact},
                             "turn": 0}
         self.choice = config.default_choice()  # the visitor's game size and strength for the next visitor game
         self._paper = Paper()

@@ -83,6 +83,8 @@ class GameSettings:
     language: str = "en"  # the page's language at start (and, at the kiosk, after attract mode)
     languages: tuple[str, ...] = LANGUAGES  # the language buttons shown
     sound: bool = True  # the typewriter's synthesised sound (strike, carriage return, bell)
+    # where a visitor reports an accessibility problem ("mailto:..." or "https://..."; "": not shown)
+    accessibility_contact: str = ""
 
     @property
     def thinking_pace(self) -> int:
@@ -203,6 +205,20 @@ def _names(key: str, value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
+CONTACT_SCHEMES = ("mailto:", "https://", "http://")
+MAX_CONTACT = 200
+
+
+def checked_contact(value: object) -> str:
+    """``accessibility_contact``: "" or a mailto: or web address a page can link to (no spaces, no controls)."""
+    if (not isinstance(value, str) or len(value) > MAX_CONTACT
+            or (value and (not value.startswith(CONTACT_SCHEMES) or any(c <= " " or c == "\x7f" for c in value)
+                           or value in CONTACT_SCHEMES))):
+        raise ConfigError(f"accessibility_contact must be \"\" or a mailto:, https:// or http:// address of at most "
+                          f"{MAX_CONTACT} characters, without spaces")
+    return value
+
+
 def checked_game_value(key: str, value: object) -> object:
     """``value`` for one of the game's keys as a game uses it; ConfigError says what is allowed."""
     if (number := ranged(key, value, INT_RANGES, FLOAT_RANGES)) is not None:
@@ -213,6 +229,8 @@ def checked_game_value(key: str, value: object) -> object:
         return _names(key, value)
     if key in ("first", "speed", "language"):
         return one_of(key, value, {"first": FIRST_CHOICES, "speed": SPEEDS, "language": LANGUAGES}[key])
+    if key == "accessibility_contact":
+        return checked_contact(value)
     if key == "sound":
         if not isinstance(value, bool):
             raise ConfigError("sound must be true or false")

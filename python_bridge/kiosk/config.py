@@ -79,7 +79,7 @@ TOKEN_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 SECTIONS = {
     **GAME_SECTIONS,
     "kiosk": ("speed", "think_rate", "typewriter_cps", "idle_seconds", "countdown_seconds", "port", "state_dir",
-              "language", "languages", "sound"),
+              "language", "languages", "sound", "accessibility_contact"),
     "attract": ("attract_seed", "attract_random_moves", "attract_depth", "attract_level", "attract_pause",
                 "end_pause"),
     "operation": ("watchdog_seconds", "log_max_bytes", "log_backups", "control_token", "allowed_hosts",

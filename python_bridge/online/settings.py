@@ -22,6 +22,7 @@ from ..exhibit.settings import (
     MAX_HOSTS,
     ConfigError,
     GameSettings,
+    checked_contact,
     checked_hosts,
     game_settings,
 )
@@ -39,7 +40,8 @@ INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb"}
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
-KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database", "label")
+KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database", "label",
+        "accessibility_contact")
 LABEL_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_LABEL = 32
 
@@ -72,6 +74,7 @@ class OnlineSettings:
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")  # Host and Origin names the page is reached by
     database: str = ""  # "": SQLite under state_dir (the embedded default); "postgresql://...": past one host
     label: str = ""  # this server's name in the load balancer (its server line): pages can be sent to it
+    accessibility_contact: str = ""  # where a visitor reports an accessibility problem (the page links to it)
     lease_seconds: float = 4.0  # a server drives a game while it holds its lease, renewed four times a lease
     game: GameSettings = field(default_factory=GameSettings)
 
@@ -79,7 +82,7 @@ class OnlineSettings:
         """The settings one online game runs with: the game's, at the site's pace and idle time."""
         speed = "authentic" if self.pace == "1960" else "fast"
         return replace(self.game, speed=speed, idle_seconds=self.idle_seconds, countdown_seconds=1.0,
-                       watchdog_seconds=self.watchdog_seconds)
+                       watchdog_seconds=self.watchdog_seconds, accessibility_contact=self.accessibility_contact)
 
 
 def checked(key: str, value: object) -> object:
@@ -115,6 +118,8 @@ def checked(key: str, value: object) -> object:
         return checked_hosts(value)
     if key == "database":
         return checked_database(value)
+    if key == "accessibility_contact":
+        return checked_contact(value)
     if key == "label":
         if not isinstance(value, str) or (value and (not 2 <= len(value) <= MAX_LABEL or set(value) - LABEL_CHARACTERS
                                                      or not value[0].isalpha())):

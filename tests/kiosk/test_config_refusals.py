@@ -85,3 +85,16 @@ def test_toml_text_is_what_toml_reads_back() -> None:
 
     for value in (True, False, 3, -2.5, "fast", 'a"b\\c\n\u0000', ["x", 1, False], {"k": True}):
         assert tomllib.loads(f"v = {toml_text(value)}")["v"] == value
+
+
+@pytest.mark.parametrize("value", ['"ftp://example.org"', '"mailto:"', '"https://a b"', '"x" ', "3",
+                                   '"https://' + "a" * 200 + '"', '"mailto:help@museum.example\\n"'])
+def test_an_accessibility_contact_must_be_a_link_a_page_can_follow(value: str) -> None:
+    with pytest.raises(ConfigError, match="accessibility_contact must be"):
+        parse_config(f"[kiosk]\naccessibility_contact = {value}\n")
+
+
+def test_an_accessibility_contact_reaches_the_page_settings() -> None:
+    assert parse_config('[kiosk]\naccessibility_contact = "mailto:access@museum.example"\n').accessibility_contact \
+        == "mailto:access@museum.example"
+    assert parse_config("").accessibility_contact == ""

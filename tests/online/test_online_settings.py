@@ -39,6 +39,8 @@ pits = 4
     assert settings.trusted_proxies == ("10.0.0.1",) and settings.allowed_hosts == ("kalah.example.org",)
     assert settings.game_config().speed == "fast" and settings.game_config().idle_seconds == 30
     assert settings.game_config().watchdog_seconds == 3 and OnlineSettings().game_config().watchdog_seconds == 10
+    contact = parse_settings('[online]\naccessibility_contact = "https://museum.example/access"\n', tmp_path)
+    assert contact.game_config().accessibility_contact == "https://museum.example/access"
 
 
 @pytest.mark.parametrize("text, words", [
@@ -47,6 +49,7 @@ pits = 4
     ("[online]\nidle_seconds = 4", "idle_seconds must be a number from 5 to 86,400"),
     ("[online]\nidle_seconds = 86401", "idle_seconds must be a number from 5 to 86,400"),
     ("[online]\nwatchdog_seconds = 0.5", "watchdog_seconds must be a number from 1 to 600"),
+    ('[online]\naccessibility_contact = "javascript:alert(1)"', "accessibility_contact must be"),
     ("[online]\nwatchdog_seconds = 601", "watchdog_seconds must be a number from 1 to 600"),
     ("[online]\nper_ip_games = true", "per_ip_games must be a whole number"),
     ("[online]\npace = \"slow\"", "pace must be one of 1960, fast"),
