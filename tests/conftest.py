@@ -35,12 +35,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # (``--no-loadscope-reorder``), so these start at once instead of trailing the run on one worker.  Named
 # without their folder: a file moved keeps its place.
 LONG_FILES = (
-    "test_online_waiting.py",  # 69 (before idle_seconds could be 5): a game left idle, a 1960-pace game
     "test_browser.py",  # 52
     "test_online_load.py",  # 50
     "test_cluster.py",  # 42
     "test_page_defects.py",  # 39
     "test_runner.py",  # 36
+    "test_online_waiting.py",  # about 35 (69 before idle_seconds could be 5): a game left idle, a 1960-pace game
     "test_online_layout.py",  # 25
     "test_page_states.py",  # 24
     "test_hostile.py",  # 18
