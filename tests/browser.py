@@ -1,8 +1,18 @@
 """Debian's Chromium driven by Playwright, for the pages' tests (the kiosk's and the online exhibit's):
-a fresh profile a test, its processes gone after it, any error of the page failing the test."""
+one Chromium a test worker, a fresh browser context (its own storage, cookies and pages) a test, any
+error of the page failing the test, no Chromium process left behind.
+
+Why one Chromium a worker: starting Chromium costs about a CPU-second, and some forty tests use it; a
+context a test keeps them as apart as a browser each.  Why over the DevTools protocol rather than one
+Playwright for the session: Playwright's synchronous API holds an event loop while it is started, and the
+tests that speak to a server through asyncio need theirs; so each test starts Playwright, connects to the
+worker's Chromium, and stops Playwright at its end.
+"""
 
 from __future__ import annotations
 
+import re
+import subprocess
 import time
 
 import pytest
@@ -11,6 +21,10 @@ from python_bridge.bench.kiosk_visit import CHROMIUM, CHROMIUM_ARGS
 from tests.kiosk.kiosk_support import processes_using
 from tests.programs import need
 
+DEVTOOLS = re.compile(r"DevTools listening on (ws://\S+)")
+START_S = 30.0  # Chromium's longest start
+STOP_S = 5.0
+
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
@@ -18,24 +32,59 @@ def chromium() -> str:
     return need(CHROMIUM)
 
 
+@pytest.fixture(scope="session")
+def chromium_endpoint(chromium, tmp_path_factory):
+    """This worker's Chromium, headless, started at its first page test: its DevTools address.  Stopped, and
+    every process of its profile gone, when the worker ends."""
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    process = subprocess.Popen([chromium, "--headless", "--remote-debugging-port=0", f"--user-data-dir={profile}",
+                                "--hide-scrollbars", "--mute-audio", *CHROMIUM_ARGS, "about:blank"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        endpoint = _devtools_address(process)
+        yield endpoint
+    finally:
+        process.terminate()
+        try:
+            process.wait(STOP_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(STOP_S)
+        deadline = time.monotonic() + STOP_S
+        while processes_using(str(profile)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not processes_using(str(profile)), "chromium processes left behind"
+
+
+def _devtools_address(process: subprocess.Popen) -> str:
+    """The ``ws://`` address Chromium says it listens on (it says so on stderr as it starts)."""
+    assert process.stderr is not None
+    deadline = time.monotonic() + START_S
+    said = []
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        if not line and process.poll() is not None:
+            break
+        said.append(line)
+        if (found := DEVTOOLS.search(line)) is not None:
+            return found.group(1)
+    raise AssertionError(f"chromium did not start: {''.join(said)[-2000:]}")
+
+
 @pytest.fixture
-def browser_context(chromium, tmp_path):
+def browser_context(chromium_endpoint):
+    """A fresh context of the worker's Chromium (a touch screen of 1280x800 by default), closed after the test."""
     from playwright.sync_api import sync_playwright
 
-    profile = tmp_path / "chromium-profile"
     with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(profile), executable_path=chromium, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 800}, has_touch=True)
+        browser = pw.chromium.connect_over_cdp(chromium_endpoint)
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
         try:
             context.set_default_timeout(20_000)
             yield context
         finally:
             context.close()
-    deadline = time.monotonic() + 5
-    while processes_using(str(profile)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not processes_using(str(profile)), "chromium processes left behind"
+            browser.close()  # (connected over the protocol: this disconnects, Chromium goes on for the next test)
 
 
 @pytest.fixture
@@ -46,3 +95,5 @@ def browser_page(browser_context):
     page.errors = errors  # type: ignore[attr-defined]
     yield page
     assert not errors, errors
+
+

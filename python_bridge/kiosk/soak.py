@@ -34,7 +34,6 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import aiohttp
 
 from ..driver.wording import count
 from ..exhibit.health import alive
@@ -126,6 +125,8 @@ class Page(threading.Thread):
         asyncio.run(self._watch())
 
     async def _watch(self) -> None:
+        import aiohttp  # (here, not at the top: a usage error or a soak's plan needs no web client, 0.3 s to load)
+
         while not self.stopping.is_set():
             try:
                 async with aiohttp.ClientSession() as session, \
