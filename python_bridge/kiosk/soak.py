@@ -34,7 +34,6 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 from ..driver.wording import count
 from ..exhibit.health import alive
 from ..exhibit.web_guard import free_port
