@@ -8,11 +8,14 @@ and the online exhibit's many visitors share it, so the two cannot drift apart.
 * ``listen`` and ``stop_requested``: the site started on its address with the header timeout (an idle
   keep-alive connection closed after it), and the event SIGTERM or SIGINT sets; ``free_port``, a loopback
   port nobody listens on (for a server a run or a test starts).
+* ``AccessLog``: one line a request, keeping no visitor's whole address (an IP address is personal data
+  under the GDPR): IPv4 cut to its /24, IPv6 to its /48, or none at all, as the server's setting says.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import signal
 import socket
@@ -25,17 +28,38 @@ MAX_PATH = 256  # longer paths (and query strings) are 404 at once: no file of o
 CLIENT_MAX_BYTES = 4096  # no request of ours has a body larger
 
 
+ADDRESSES = ("truncated", "none")  # what the access log keeps of an address: its network, or nothing
+NETWORK_BITS = {4: 24, 6: 48}
+
+
+def logged_address(address: str | None, addresses: str = "truncated") -> str:
+    """What the log keeps of ``address``: its /24 (IPv4) or /48 (IPv6) network, or ``-`` (none, or not an IP
+    address, such as a Unix socket's peer)."""
+    if addresses == "none" or not address:
+        return "-"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return "-"
+    if ip.version == 6 and ip.ipv4_mapped is not None:  # ::ffff:203.0.113.9 is an IPv4 visitor
+        ip = ip.ipv4_mapped
+    return str(ipaddress.ip_network(f"{ip}/{NETWORK_BITS[ip.version]}", strict=False))
+
+
 class AccessLog(AbstractAccessLogger):
-    """One line a request; a healthy ``/health`` is left out (a watchdog polls it every few seconds), and
-    so is a refused kiosk screen (``/ws`` 503: its server logs the episode once)."""
+    """One line a request, its address cut to its network (``addresses``); a healthy ``/health`` is left out
+    (a watchdog polls it every few seconds), and so is a refused kiosk screen (``/ws`` 503: its server logs
+    the episode once)."""
+
+    addresses = "truncated"
 
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
         if request.path == "/health" and response.status == 200:
             return
         if request.path == "/ws" and response.status == 503:
             return
-        self.logger.info('%s "%s %s" %d %.3f s', request.remote, request.method, request.path[:MAX_PATH],
-                         response.status, time)
+        self.logger.info('%s "%s %s" %d %.3f s', logged_address(request.remote, self.addresses), request.method,
+                         request.path[:MAX_PATH], response.status, time)
 
 
 def without_port(host: str) -> str:
@@ -91,10 +115,13 @@ def guarded_app(hosts: Iterable[str], origins: Iterable[str], server_name: str, 
     return app
 
 
-async def listen(app: web.Application, host: str, port: int, header_timeout: float) -> web.AppRunner:
-    """``app`` served on ``host:port``, every request one line in ``aiohttp.access``; the runner to clean
-    up (an address in use raises ``OSError``, nothing left open)."""
-    runner = web.AppRunner(app, access_log_class=AccessLog, access_log=logging.getLogger("aiohttp.access"),
+async def listen(app: web.Application, host: str, port: int, header_timeout: float,
+                 addresses: str = "truncated") -> web.AppRunner:
+    """``app`` served on ``host:port``, every request one line in ``aiohttp.access`` (``addresses``: what it
+    keeps of the visitor's address); the runner to clean up (an address in use raises ``OSError``, nothing
+    left open)."""
+    log_class = type("AccessLog", (AccessLog,), {"addresses": addresses})
+    runner = web.AppRunner(app, access_log_class=log_class, access_log=logging.getLogger("aiohttp.access"),
                            handle_signals=False, keepalive_timeout=header_timeout)
     await runner.setup()
     try:

@@ -427,7 +427,7 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
     site = Site(settings, loop, log)
     app = build_app(site)
     site.share_room()  # told before the first page comes (past one host)
-    runner = await listen(app, settings.host, settings.port, settings.header_timeout)
+    runner = await listen(app, settings.host, settings.port, settings.header_timeout, settings.log_addresses)
     stop = stop_requested(loop)
     log.info("online: serving http://%s:%d/ (pid %d, %s); %d games at once, games kept in %s", settings.host,
              settings.port, os.getpid(), site.name, settings.max_games, site.store.where)

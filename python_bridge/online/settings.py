@@ -41,7 +41,8 @@ DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
 KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database", "label",
-        "accessibility_contact")
+        "accessibility_contact", "log_addresses")
+LOG_ADDRESSES = ("truncated", "none")  # the access log: a visitor's network (/24, /48), or no address at all
 LABEL_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_LABEL = 32
 
@@ -75,6 +76,7 @@ class OnlineSettings:
     database: str = ""  # "": SQLite under state_dir (the embedded default); "postgresql://...": past one host
     label: str = ""  # this server's name in the load balancer (its server line): pages can be sent to it
     accessibility_contact: str = ""  # where a visitor reports an accessibility problem (the page links to it)
+    log_addresses: str = "truncated"  # the access log keeps a visitor's network (IPv4 /24, IPv6 /48), or "none"
     lease_seconds: float = 4.0  # a server drives a game while it holds its lease, renewed four times a lease
     game: GameSettings = field(default_factory=GameSettings)
 
@@ -120,6 +122,10 @@ def checked(key: str, value: object) -> object:
         return checked_database(value)
     if key == "accessibility_contact":
         return checked_contact(value)
+    if key == "log_addresses":
+        if value not in LOG_ADDRESSES:
+            raise ConfigError(f"log_addresses must be one of {', '.join(LOG_ADDRESSES)}, not {str(value)[:40]!r}")
+        return value
     if key == "label":
         if not isinstance(value, str) or (value and (not 2 <= len(value) <= MAX_LABEL or set(value) - LABEL_CHARACTERS
                                                      or not value[0].isalpha())):

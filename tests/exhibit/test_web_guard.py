@@ -56,3 +56,13 @@ def test_the_kiosk_answers_to_its_names_on_its_own_port_only() -> None:
                               {"Host": "localhost:8361"}, {"Host": "localhost"},
                               {"Host": "localhost:8360", "Origin": "https://localhost:8360"}])
     assert statuses == [200, 403, 403, 403]
+
+
+def test_the_access_log_keeps_a_network_never_a_whole_address() -> None:
+    from python_bridge.exhibit.web_guard import logged_address
+
+    assert logged_address("203.0.113.77") == "203.0.113.0/24"
+    assert logged_address("2001:db8:1234:5678::9") == "2001:db8:1234::/48"
+    assert logged_address("::ffff:198.51.100.23") == "198.51.100.0/24"  # an IPv4 visitor on an IPv6 socket
+    assert logged_address("203.0.113.77", "none") == "-" and logged_address(None) == "-"
+    assert logged_address("not an address") == "-"
