@@ -42,6 +42,7 @@ from .leases import Leases, server_name
 from .lobby import Full, Lobby, Place
 from .settings import OnlineSettings
 from .store import StoreError
+from .upkeep import prune_daily
 
 SERVER_NAME = "kalah-online"  # the Server header: no versions
 NO_SUCH_GAME = "no such game: here is a new one"
@@ -433,11 +434,13 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
              settings.port, os.getpid(), site.name, settings.max_games, site.store.where)
     site.leases.start(site.lost)
     pages = loop.create_task(site.look_after())
+    pruning = loop.create_task(prune_daily(site.store, settings.keep_days, log))
     try:
         await stop.wait()
     finally:
         log.info("online: stopping")
         pages.cancel()
+        pruning.cancel()
         games = list(site.games.values())
         await loop.run_in_executor(None, lambda: [game.stop() for game in games])  # (their leases given up)
         site.leases.stop()

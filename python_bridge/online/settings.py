@@ -34,9 +34,9 @@ PACES = ("1960", "fast")
 RANGES: dict[str, tuple[float, float]] = {
     "port": (1024, 65535), "max_games": (1, 1000), "max_waiting": (0, 100_000), "per_ip_games": (1, 1000),
     "idle_seconds": (5, 86_400), "header_timeout": (1, 300), "min_free_mb": (0, 1_000_000),
-    "lease_seconds": (2, 60), "watchdog_seconds": (1, 600),
+    "lease_seconds": (2, 60), "watchdog_seconds": (1, 600), "keep_days": (1, 36_500),
 }
-INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb"}
+INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb", "keep_days"}
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
@@ -76,6 +76,7 @@ class OnlineSettings:
     database: str = ""  # "": SQLite under state_dir (the embedded default); "postgresql://...": past one host
     label: str = ""  # this server's name in the load balancer (its server line): pages can be sent to it
     accessibility_contact: str = ""  # where a visitor reports an accessibility problem (the page links to it)
+    keep_days: int = 365  # finished games older than this, and unfinished ones left alone as long, are pruned
     log_addresses: str = "truncated"  # the access log keeps a visitor's network (IPv4 /24, IPv6 /48), or "none"
     lease_seconds: float = 4.0  # a server drives a game while it holds its lease, renewed four times a lease
     game: GameSettings = field(default_factory=GameSettings)

@@ -73,6 +73,10 @@ class GameStore(Protocol):
     def forget_server(self, name: str) -> None:
         """This server is stopping: no page is sent to it any more."""
 
+    def prune(self, keep_s: float, dry_run: bool = False) -> tuple[int, int]:
+        """Finished games last saved over ``keep_s`` seconds ago and unfinished ones left alone that long,
+        removed (counted only, ``dry_run``): (finished, unfinished)."""
+
     def problem(self) -> str | None:
         """Why the database cannot be used now, or None (health asks; it writes nothing)."""
 

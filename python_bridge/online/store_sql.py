@@ -237,6 +237,22 @@ class SqlStore:
         self._run("the server could not be forgotten", lambda: self._sql(
             "delete from servers where name = ?", (name,)))
 
+    def prune(self, keep_s: float, dry_run: bool = False) -> tuple[int, int]:
+        """The finished games last saved more than ``keep_s`` ago, and the unfinished ones left alone that long
+        (no server's lease on them), removed (or only counted, ``dry_run``): how many of each."""
+        stale = ("updated < {now} - ? and (finished = 1 or owner is null or lease_until < {now})")
+
+        def body() -> tuple[int, int]:
+            with self._transaction():
+                counts = self._sql(f"select finished, count(*) from games where {stale} group by finished",
+                                   (keep_s,)).fetchall()
+                if not dry_run:
+                    self._sql(f"delete from games where {stale}", (keep_s,))
+            found = {int(finished): int(n) for finished, n in counts}
+            return found.get(1, 0), found.get(0, 0)
+
+        return self._run("the games could not be pruned", body)
+
     def problem(self) -> str | None:
         try:
             self._run("the games database cannot be read", lambda: self._sql("select count(*) from games").fetchone())

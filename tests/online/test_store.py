@@ -156,3 +156,33 @@ def test_a_postgresql_restarted_is_found_again_and_nothing_kept_is_lost(postgres
         assert store.load(GAME) == ("after", False) and store.problem() is None
     finally:
         store.close()
+
+
+def _age(store, game_id: str, seconds: float) -> None:
+    """The game last saved ``seconds`` ago, as if time had passed (the database's own clock)."""
+    store._run("age", lambda: store._sql("update games set updated = {now} - ? where id = ?", (seconds, game_id)))
+
+
+def test_prune_removes_finished_games_past_the_keep_and_unfinished_ones_left_alone(database) -> None:
+    store = open_store(*database)
+    day = 86_400.0
+    old_done, old_left, old_held, new_done, new_left = ("a" * 22, "b" * 22, "c" * 22, "d" * 22, "e" * 22)
+    try:
+        for game in (old_done, new_done):
+            store.save(game, "over", finished=True)
+        for game in (old_left, new_left):
+            store.save(game, "in play")
+        assert store.take(old_held, "server-a", 60)  # a game a server drives now, whatever its age
+        store.save(old_held, "in play", owner="server-a")
+        for game in (old_done, old_left, old_held):
+            _age(store, game, 400 * day)
+        assert store.prune(365 * day, dry_run=True) == (1, 1)  # counted, nothing removed
+        assert store.load(old_done) == ("over", True) and store.load(old_left) == ("in play", False)
+        assert store.prune(365 * day) == (1, 1)
+        assert store.load(old_done) is None and store.load(old_left) is None
+        assert store.load(old_held) is not None and store.load(new_done) is not None and store.load(new_left)
+        assert store.prune(365 * day) == (0, 0)
+        store.release(old_held, "server-a")  # left alone now: its lease given up
+        assert store.prune(365 * day) == (0, 1) and store.load(old_held) is None
+    finally:
+        store.close()
