@@ -21,8 +21,7 @@ import math
 import queue
 import threading
 import time
-from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Callable
 
 from ..driver.crosscheck import CrossChecker
 from ..driver.driver import KEY_AFTER_CONT, Failure, FrontEnd, GameDriver, Thought
@@ -35,6 +34,7 @@ from ..reference.game import Game
 from .lights import ConsoleLights, sample
 from .messages import ClientMessage
 from .paper import Paper
+from .session_owner import Command, GameAborted, SessionOwner
 from .settings import GameSettings
 from .view import board_view, last_move_view, result_view
 
@@ -44,42 +44,6 @@ ALIVE_EVERY = 1.0  # seconds between two looks at a suspended pdp1's process (on
 NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
 STALE_TAP = "that tap was for an earlier turn"
 IN_PLAY = "not finished: the game is in play"  # the result line of a game kept while it is played
-
-
-class GameAborted(Exception):
-    """Leave the game in play for a new one in ``next_mode`` (a touch in attract mode, an idle visitor)."""
-
-    def __init__(self, next_mode: str, why: str) -> None:
-        super().__init__(why)
-        self.next_mode = next_mode
-
-
-class Stopping(Exception):
-    """The server is shutting down."""
-
-
-@dataclass
-class Command:
-    """One accepted message from the page, with the way to answer its sender."""
-
-    message: ClientMessage
-    reply: Callable[[dict], None]
-
-
-class SessionOwner(Protocol):
-    """What a game session asks of whoever owns it (the kiosk's runner, an online game)."""
-
-    def beat(self) -> None:
-        """The session is making progress; raise ``Stopping`` when the server stops."""
-
-    def demo_move(self, game: Game, session: "GameSession", asked: float) -> str:
-        """The demonstration player's keys, when the PDP-1 asks for a move in attract mode (at ``asked``)."""
-
-    def keep(self, saved: SavedGame) -> None:
-        """The game in progress (its result ``IN_PLAY``), to be resumed should the server restart."""
-
-    def failed(self, failure: Failure) -> None:
-        """The emulator failed (the driver replaces it, and restores the game if one is in play)."""
 
 
 class GameSession(FrontEnd):
@@ -93,6 +57,8 @@ class GameSession(FrontEnd):
 
     _looked_at: float | None = None  # the question whose machine was looked at (its ``asked`` time)
     _continued = 0.0  # when that look ended, the machine continued
+    answered_at: float | None = None  # when the visitor's last move was taken
+    _counted_at = 0.0  # the 1960 seconds counted (thinking and typing) when it was
 
     def __init__(self, config: GameSettings, publish: Callable[[dict], None], owner: SessionOwner,
                  log: logging.Logger) -> None:
@@ -288,6 +254,7 @@ class GameSession(FrontEnd):
 
     def new_page(self, paper: str = "") -> None:
         self.last_touch = time.monotonic()
+        self.answered_at = None  # (a reply is timed within one game)
         self.turn += 1  # a new game: every tap on the old board is stale
         with self._lock:
             self._paper = Paper(paper)
@@ -358,18 +325,41 @@ class GameSession(FrontEnd):
         self.owner.keep(SavedGame.of(checker.title, list(checker.game.record), result=IN_PLAY, transcript=paper))
 
     def choose(self, game: Game) -> str:
-        """The visitor's (or the demo player's) move, when the PDP-1 asks for it; the machine asleep meanwhile."""
+        """The visitor's (or the demo player's) move, when the PDP-1 asks for it; the machine asleep meanwhile.
+
+        A visitor's reply is timed here, from the move's arrival to this question (the PDP-1's thinking and
+        typing, as the server sees them) and, when paced, set beside its 1960 time: how closely the host
+        keeps the 1960 pace (both told to the owner)."""
         if self.driver.checker is not None:
             self._save(self.driver.checker)  # the paper is complete up to the question: the best moment
         asked = time.monotonic()
+        self._timed(asked)
         self.turn += 1  # a new question: a tap for an earlier one is stale from now on
         try:
             if self.mode == "attract":
                 self.update(phase="demo_turn")
                 return self.owner.demo_move(game, self, asked)
-            return self._visitor_move(game, asked)
+            keys = self._visitor_move(game, asked)
+            self.answered_at, self._counted_at = time.monotonic(), self.counted_1960_s()
+            return keys
         finally:
             self.wake()
+
+    def counted_1960_s(self) -> float:
+        """The 1960 seconds of this game's paced replies so far: the thinking's counted cycles (at 200,000 a
+        second) and the characters the typewriter typed (at its 10 a second)."""
+        pace = self.config.paper_pace
+        return self.driver.pacer.paced_seconds + (self.typed / pace if pace else 0.0)
+
+    def _timed(self, asked: float) -> None:
+        """The reply to the visitor's last move, if one is open, told to the owner."""
+        if self.answered_at is None:
+            return
+        wall = asked - self.answered_at
+        self.answered_at = None
+        self.owner.replied(wall)
+        if self.driver.pacer.paced:
+            self.owner.paced(self.counted_1960_s() - self._counted_at, wall)
 
     def _visitor_move(self, game: Game, asked: float) -> str:
         legal = game.position.legal_pits()

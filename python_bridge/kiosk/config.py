@@ -49,6 +49,7 @@ class KioskConfig(GameSettings):
     max_connections: int = 4  # WebSocket connections at once (the kiosk's screen and a few watchers)
     header_timeout: float = 10.0  # a request's headers must arrive within this; an idle connection closes too
     min_free_mb: int = 100  # less free space than this under state_dir: health says the disk is nearly full
+    metrics_port: int = 0  # /metrics on the kiosk's own port (0), or alone on this one (127.0.0.1 either way)
 
     @property
     def host(self) -> str:
@@ -83,7 +84,7 @@ SECTIONS = {
     "attract": ("attract_seed", "attract_random_moves", "attract_depth", "attract_level", "attract_pause",
                 "end_pause"),
     "operation": ("watchdog_seconds", "log_max_bytes", "log_backups", "control_token", "allowed_hosts",
-                  "max_connections", "header_timeout", "min_free_mb"),
+                  "max_connections", "header_timeout", "min_free_mb", "metrics_port"),
 }
 
 
@@ -92,6 +93,10 @@ def _checker(base: Path):
     def checked(key: str, value: object) -> object:
         if (number := ranged(key, value, _INT_RANGES, _FLOAT_RANGES)) is not None:
             return number
+        if key == "metrics_port":
+            if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or 1024 <= value <= 65535):
+                raise ConfigError("metrics_port must be 0 (/metrics on the kiosk's port) or 1024 to 65535")
+            return value
         if key == "control_token":
             if (not isinstance(value, str) or not (value == "" or TOKEN_LENGTHS[0] <= len(value) <= TOKEN_LENGTHS[1])
                     or set(value) - TOKEN_CHARS):

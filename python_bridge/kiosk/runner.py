@@ -52,9 +52,11 @@ from typing import Callable
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import AFTER_END, BETWEEN_GAMES, Failure, GameOutcome
 from ..driver.game_records import SavedGame
-from ..exhibit.game_session import NOTICE_ONE_MOMENT, GameAborted, GameSession, Stopping
+from ..exhibit.game_session import NOTICE_ONE_MOMENT, GameSession
 from ..exhibit.health import disk_problem, emulator_problem, log_problem
 from ..exhibit.messages import ClientMessage
+from ..exhibit.metrics import ExhibitMetrics, Figures
+from ..exhibit.session_owner import GameAborted, Stopping, Waiting
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import Simh, SimhError
 from ..reference.game import Game
@@ -82,6 +84,7 @@ class KioskRunner:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self.session = GameSession(config, publish, self, self.log)
+        self.metrics = ExhibitMetrics(self.figures)
 
     @property
     def driver(self):
@@ -234,6 +237,17 @@ class KioskRunner:
             return f"the game loop is stuck: no progress for {silent:.0f} s"
         return None
 
+    def figures(self) -> Figures:
+        """What ``/metrics`` shows at a scrape: a visitor's game running or not, the counters, health."""
+        view = self.session.view()
+        running = int(view["mode"] == "visitor" and view["phase"] not in ("game_over", "starting"))
+        s = self.stats
+        return Figures(running=running, waiting=0, played=s.games_played, mismatches=s.mismatches,
+                       restarts=s.restarts, errors=s.errors, healthy=self.health()["status"] == "ok")
+
+    def replied(self, seconds: float) -> None:
+        self.metrics.replied(seconds, self.config.speed)
+
     def health(self) -> dict:
         """The runner's part of ``/health``: status, the problems it sees, what it is doing, the counters."""
         view = self.session.view()
@@ -265,7 +279,7 @@ class KioskRunner:
         if self._stopping.is_set():
             raise Stopping()
 
-    def demo_move(self, game: Game, session: GameSession, asked: float) -> str:
+    def demo_move(self, game: Game, session: Waiting, asked: float) -> str:
         """The demonstration player's move, ``attract_pause`` after the question (so visitors can follow)."""
         end = asked + self.config.attract_pause
         while (left := end - time.monotonic()) > 0:

@@ -213,6 +213,8 @@ def build_app(runner: KioskRunner, hub: Hub, config: KioskConfig) -> web.Applica
     app.router.add_get("/", kiosk.index)
     app.router.add_get("/health", kiosk.health)
     app.router.add_get("/ws", kiosk.websocket)
+    if not config.metrics_port:  # else on a port of its own (``serve``)
+        app.router.add_get("/metrics", runner.metrics.handler)
     app.router.add_static("/static/", STATIC_DIR)
     return app
 
@@ -224,6 +226,12 @@ async def serve(config: KioskConfig, log: logging.Logger) -> None:
     runner = KioskRunner(config, hub.publish, log)
     app = build_app(runner, hub, config)
     site_runner = await listen(app, config.host, config.port, config.header_timeout)
+    scraped = None
+    if config.metrics_port:  # /metrics alone on its own port, with the same Host rule
+        hosts = {f"{name}:{config.metrics_port}" for name in config.allowed_hosts}
+        metrics_app = guarded_app(hosts, {f"http://{host}" for host in hosts}, SERVER_NAME, "this kiosk")
+        metrics_app.router.add_get("/metrics", runner.metrics.handler)
+        scraped = await listen(metrics_app, config.host, config.metrics_port, config.header_timeout)
     stop = stop_requested(loop)
     runner.start()
     began = time.monotonic()
@@ -241,6 +249,8 @@ async def serve(config: KioskConfig, log: logging.Logger) -> None:
         for client in list(hub.clients):
             await client.close()
         await site_runner.cleanup()
+        if scraped is not None:
+            await scraped.cleanup()
         counts = runner.stats.counts()
         log.info("kiosk stopped after %.0f s (totals: %s); configuration: %s", time.monotonic() - began,
                  ", ".join(f"{k} {v}" for k, v in counts.items()), describe(config))

@@ -20,7 +20,8 @@ from typing import Callable
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import Failure
 from ..driver.game_records import RecordError, SavedGame, read_game_record
-from ..exhibit.game_session import IN_PLAY, NOTICE_ONE_MOMENT, GameAborted, GameSession, Stopping
+from ..exhibit.game_session import IN_PLAY, NOTICE_ONE_MOMENT, GameSession
+from ..exhibit.session_owner import GameAborted, Stopping, Waiting
 from ..machine.simh import SimhError
 from ..reference.game import Game
 from .leases import Leases
@@ -60,6 +61,7 @@ class Counters:
     reply_1960_s: float = 0.0  # the PDP-1's paced replies: their 1960 seconds, counted (thinking and typing)
     reply_wall_s: float = 0.0  # and the wall seconds they took (how closely the host kept the pace)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    observers: list[Callable[[float], None]] = field(default_factory=list)  # told each reply (the metrics)
 
     def add(self, name: str) -> None:
         with self.lock:
@@ -74,34 +76,8 @@ class Counters:
         with self.lock:
             if len(self.replies) < MAX_REPLIES_KEPT:
                 self.replies.append(round(seconds, 3))
-
-
-class OnlineSession(GameSession):
-    """The exhibit's game session, timing its replies for ``/health`` and the load benchmark."""
-
-    answered_at: float | None = None  # when the visitor's last move was taken
-    _counted_at = 0.0  # the 1960 seconds counted (thinking and typing) when it was
-
-    def counted_1960_s(self) -> float:
-        """The 1960 seconds of this game's paced replies so far: the thinking's counted cycles (at 200,000 a
-        second) and the characters the typewriter typed (at its 10 a second)."""
-        pace = self.config.paper_pace
-        return self.driver.pacer.paced_seconds + (self.typed / pace if pace else 0.0)
-
-    def choose(self, game: Game) -> str:
-        """The visitor's move (the machine asleep meanwhile: ``GameSession``); the reply to the last move is
-        timed here, from the move's arrival to this question (the PDP-1's thinking and typing, as the server
-        sees them), and, when paced, set beside its 1960 time: how closely the host keeps the 1960 pace."""
-        if self.answered_at is not None:
-            wall = time.monotonic() - self.answered_at
-            self.owner.replied(wall)  # type: ignore[attr-defined]
-            if self.driver.pacer.paced:
-                self.owner.paced(self.counted_1960_s() - self._counted_at, wall)  # type: ignore[attr-defined]
-            self.answered_at = None
-        keys = super().choose(game)
-        self.answered_at = time.monotonic()
-        self._counted_at = self.counted_1960_s()
-        return keys
+        for observe in self.observers:
+            observe(seconds)
 
 
 class OnlineGame:
@@ -126,7 +102,7 @@ class OnlineGame:
         self._released = released
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.session = OnlineSession(self.config, lambda message: publish(self.id, message), self, log)
+        self.session = GameSession(self.config, lambda message: publish(self.id, message), self, log)
 
     # -- the session's owner (exhibit.game_session.SessionOwner) -----------------------------------------
     def beat(self) -> None:
@@ -153,7 +129,7 @@ class OnlineGame:
         self._check()
         self.session.update(notice=None)
 
-    def demo_move(self, game: Game, session: GameSession, asked: float) -> str:
+    def demo_move(self, game: Game, session: Waiting, asked: float) -> str:
         raise GameAborted("attract", "no demonstration player online")  # online games are never in attract mode
 
     def keep(self, saved: SavedGame) -> None:

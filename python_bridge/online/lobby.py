@@ -51,10 +51,13 @@ class Lobby:
     """Machines for games, at most ``max_games`` at once; the rest wait in line.  Thread-safe: pages
     join and leave from the server's loop, games give their machine back from their own threads."""
 
-    def __init__(self, max_games: int, max_waiting: int, moved: Callable[[Seat, Place], None]) -> None:
+    def __init__(self, max_games: int, max_waiting: int, moved: Callable[[Seat, Place], None],
+                 waited: Callable[[float], None] = lambda seconds: None) -> None:
         self.max_games = max_games
         self.max_waiting = max_waiting
         self._moved = moved  # told to each waiting game whenever the line moves
+        self._waited = waited  # told how long each game that got a machine waited for it (0: none)
+        self._joined: dict[str, float] = {}  # when each waiting game joined the line
         self._lock = threading.Lock()
         self.running: dict[str, Seat] = {}
         self.waiting: collections.OrderedDict[str, Seat] = collections.OrderedDict()
@@ -73,15 +76,18 @@ class Lobby:
                 if len(self.waiting) >= self.max_waiting:
                     raise Full(self._estimate(len(self.waiting) + 1))
                 self.waiting[game.id] = game
+                self._joined[game.id] = time.monotonic()
                 start = False
             place = None if start else self._place(game.id)
         if start:
+            self._waited(0.0)
             game.start()
         return place
 
     def leave(self, game_id: str) -> None:
         """A waiting game's page went away: out of the line, the others move up."""
         with self._lock:
+            self._joined.pop(game_id, None)
             if self.waiting.pop(game_id, None) is None:
                 return
         self._tell_the_line()
@@ -91,11 +97,13 @@ class Lobby:
         with self._lock:
             if self.running.pop(game_id, None) is not None:
                 self._lengths.append(time.monotonic() - self._started.pop(game_id))
-            nxt = None
+            nxt, waited = None, 0.0
             if self.waiting and len(self.running) < self.max_games:
                 _, nxt = self.waiting.popitem(last=False)
+                waited = time.monotonic() - self._joined.pop(nxt.id, time.monotonic())
                 self._seat(nxt)
         if nxt is not None:
+            self._waited(waited)
             nxt.start()
             self._tell_the_line()
 
@@ -110,6 +118,7 @@ class Lobby:
             if not self.waiting:
                 return None
             _, first = self.waiting.popitem(last=False)
+            self._joined.pop(first.id, None)
         self._tell_the_line()
         return first
 

@@ -32,6 +32,7 @@ from ..exhibit.connection import Client
 from ..exhibit.game_session import NOTICE_ONE_MOMENT
 from ..exhibit.health import disk_problem
 from ..exhibit.messages import MAX_MESSAGE_BYTES, ClientMessage
+from ..exhibit.metrics import ExhibitMetrics, Figures
 from ..exhibit.page import STATIC_DIR, page_html
 from ..exhibit.procinfo import rss_kb
 from ..exhibit.view import board_view
@@ -65,10 +66,12 @@ class Site:
         self.alone_since: dict[str, float] = {}  # games on a machine with no page, since when
         self.elsewhere: str | None = None  # the label of another server with room, as last looked up
         self.counters = Counters()
+        self.metrics = ExhibitMetrics(self.figures)
+        self.counters.observers.append(lambda seconds: self.metrics.replied(seconds, settings.pace))
         self.games: dict[str, OnlineGame] = {}  # waiting or on a machine (kept ones are in the store)
         self.clients: dict[str, set[Client]] = collections.defaultdict(set)
         self.per_ip: collections.Counter[str] = collections.Counter()
-        self.lobby = Lobby(settings.max_games, settings.max_waiting, self._moved)
+        self.lobby = Lobby(settings.max_games, settings.max_waiting, self._moved, self.metrics.waited)
 
     # -- from the games' threads ------------------------------------------------------------------
     def publish(self, game_id: str, message: dict) -> None:
@@ -193,6 +196,16 @@ class Site:
 
     def machines(self) -> int:
         return sum(1 for game in list(self.games.values()) if game.session.driver.machine is not None)
+
+    def figures(self) -> Figures:
+        """What ``/metrics`` shows at a scrape (read from the database's health as ``/health`` is)."""
+        running, waiting = self.lobby.counts()
+        database = self.store.problem() or self.leases.failing
+        disk = disk_problem(self.settings.state_dir, self.settings.min_free_mb)
+        c = self.counters
+        return Figures(running=running, waiting=waiting, played=c.games_played, mismatches=c.mismatches,
+                       restarts=c.restarts, errors=c.errors, healthy=database is None and disk is None,
+                       database_up=database is None)
 
     def health(self) -> dict:
         running, waiting = self.lobby.counts()
@@ -418,8 +431,19 @@ def build_app(site: Site) -> web.Application:
     app.router.add_get("/ws", online.websocket)
     app.router.add_get("/games/{game}/record.txt", online.record)
     app.router.add_get("/games/{game}/paper.svg", online.paper)
+    if not site.settings.metrics_port:  # else on a port of its own (``serve``)
+        app.router.add_get("/metrics", site.metrics.handler)
     app.router.add_static("/static/", STATIC_DIR)
     return app
+
+
+async def metrics_listener(site: Site) -> web.AppRunner:
+    """``/metrics`` alone on ``metrics_port`` (the same host, the same names allowed): a museum's monitoring
+    may reach that port where visitors do not."""
+    settings = site.settings
+    app = guarded_app(settings.allowed_hosts, settings.allowed_hosts, SERVER_NAME, "this site", any_port=True)
+    app.router.add_get("/metrics", site.metrics.handler)
+    return await listen(app, settings.host, settings.metrics_port, settings.header_timeout, settings.log_addresses)
 
 
 async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
@@ -429,6 +453,7 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
     app = build_app(site)
     site.share_room()  # told before the first page comes (past one host)
     runner = await listen(app, settings.host, settings.port, settings.header_timeout, settings.log_addresses)
+    scraped = await metrics_listener(site) if settings.metrics_port else None
     stop = stop_requested(loop)
     log.info("online: serving http://%s:%d/ (pid %d, %s); %d games at once, games kept in %s", settings.host,
              settings.port, os.getpid(), site.name, settings.max_games, site.store.where)
@@ -453,6 +478,8 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
             for client in list(pages):
                 await client.close()
         await runner.cleanup()
+        if scraped is not None:
+            await scraped.cleanup()
         site.store.close()
         log.info("online: stopped")
 

@@ -41,7 +41,7 @@ DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
 KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database", "label",
-        "accessibility_contact", "log_addresses")
+        "accessibility_contact", "log_addresses", "metrics_port")
 LOG_ADDRESSES = ("truncated", "none")  # the access log: a visitor's network (/24, /48), or no address at all
 LABEL_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_LABEL = 32
@@ -77,6 +77,7 @@ class OnlineSettings:
     label: str = ""  # this server's name in the load balancer (its server line): pages can be sent to it
     accessibility_contact: str = ""  # where a visitor reports an accessibility problem (the page links to it)
     keep_days: int = 365  # finished games older than this, and unfinished ones left alone as long, are pruned
+    metrics_port: int = 0  # /metrics on the server's own port (0), or alone on this one
     log_addresses: str = "truncated"  # the access log keeps a visitor's network (IPv4 /24, IPv6 /48), or "none"
     lease_seconds: float = 4.0  # a server drives a game while it holds its lease, renewed four times a lease
     game: GameSettings = field(default_factory=GameSettings)
@@ -123,6 +124,11 @@ def checked(key: str, value: object) -> object:
         return checked_database(value)
     if key == "accessibility_contact":
         return checked_contact(value)
+    if key == "metrics_port":
+        if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or 1024 <= value <= 65535):
+            raise ConfigError(f"metrics_port must be 0 (/metrics on the server's port) or 1,024 to 65,535, "
+                              f"not {str(value)[:40]!r}")
+        return value
     if key == "log_addresses":
         if value not in LOG_ADDRESSES:
             raise ConfigError(f"log_addresses must be one of {', '.join(LOG_ADDRESSES)}, not {str(value)[:40]!r}")

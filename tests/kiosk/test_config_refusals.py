@@ -98,3 +98,10 @@ def test_an_accessibility_contact_reaches_the_page_settings() -> None:
     assert parse_config('[kiosk]\naccessibility_contact = "mailto:access@museum.example"\n').accessibility_contact \
         == "mailto:access@museum.example"
     assert parse_config("").accessibility_contact == ""
+
+
+@pytest.mark.parametrize("value", ["80", "65536", "true", '"9000"'])
+def test_metrics_port_is_0_or_a_port_of_its_own(value: str) -> None:
+    with pytest.raises(ConfigError, match="metrics_port must be 0"):
+        parse_config(f"[operation]\nmetrics_port = {value}\n")
+    assert parse_config("[operation]\nmetrics_port = 9360\n").metrics_port == 9360
