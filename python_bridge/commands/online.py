@@ -3,7 +3,7 @@
 
 The settings come from ``--config FILE``'s ``[online]`` section (and its ``[game]`` and ``[choices]``),
 then the options given here, which win.  Every value is bounded: a bad one is one line and exit 2.
-``online prune`` looks after the database instead (``commands.online_prune``).
+``online prune``, ``backup`` and ``restore`` look after the database instead (``commands.online_upkeep``).
 """
 
 from __future__ import annotations
@@ -70,14 +70,14 @@ def ready_state_dir(path: Path) -> None:
         raise UsageError(f"--state-dir: cannot keep games in {str(path)[:160]!r}: {exc.strerror or exc}") from None
 
 
-UPKEEP = {"prune": "online_prune"}  # ``online prune ...``: the database looked after, no server started
+UPKEEP = ("prune", "backup", "restore")  # ``online prune ...``: the database looked after, no server started
 
 
 def main(argv: list[str]) -> int:
     if argv[:1] and argv[0] in UPKEEP:
-        import importlib
+        from .online_upkeep import main as upkeep
 
-        return importlib.import_module(f"python_bridge.commands.{UPKEEP[argv[0]]}").main(argv[1:])
+        return upkeep(argv)
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings(args.config)
