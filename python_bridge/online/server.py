@@ -125,16 +125,15 @@ class Site:
                 game.page_gone.set()
 
     def share_room(self) -> None:
-        """One waiting line for the whole site: each server says how much room it has, and finds another's."""
-        if not self.settings.label:
-            return
+        """One waiting line for the whole site: each server says how much room it has (and so that it uses the
+        database: a restore is refused meanwhile), and, past one host, finds another's."""
         running, waiting = self.lobby.counts()
         try:
             self.store.report(self.name, self.settings.label, self.settings.max_games - running, waiting)
         except StoreError:
             self.elsewhere = None
             return
-        self.elsewhere = self.room_elsewhere() if running >= self.settings.max_games else None
+        self.elsewhere = self.room_elsewhere() if self.settings.label and running >= self.settings.max_games else None
 
     def room_elsewhere(self) -> str | None:
         """Another server with room now, asked of the database (None when it cannot say)."""
@@ -469,11 +468,10 @@ async def serve(settings: OnlineSettings, log: logging.Logger) -> None:
         games = list(site.games.values())
         await loop.run_in_executor(None, lambda: [game.stop() for game in games])  # (their leases given up)
         site.leases.stop()
-        if settings.label:
-            try:
-                site.store.forget_server(site.name)
-            except StoreError:
-                pass
+        try:
+            site.store.forget_server(site.name)
+        except StoreError:
+            pass
         for pages in list(site.clients.values()):
             for client in list(pages):
                 await client.close()

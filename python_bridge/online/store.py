@@ -70,6 +70,9 @@ class GameStore(Protocol):
         """The load balancer's label of another server with more machines free than games waiting, reported
         within ``within_s`` seconds (the roomiest), or None."""
 
+    def servers_seen(self, within_s: float) -> list[str]:
+        """The servers that said their room within ``within_s`` seconds: those using the database now."""
+
     def forget_server(self, name: str) -> None:
         """This server is stopping: no page is sent to it any more."""
 

@@ -233,6 +233,11 @@ class SqlStore:
             "and seen > {now} - ? order by free - waiting desc, name limit 1", (name, within_s)).fetchone())
         return row[0] if row else None
 
+    def servers_seen(self, within_s: float) -> list[str]:
+        rows = self._run("the games database cannot be read", lambda: self._sql(
+            "select name from servers where seen > {now} - ? order by name", (within_s,)).fetchall())
+        return [row[0] for row in rows]
+
     def forget_server(self, name: str) -> None:
         self._run("the server could not be forgotten", lambda: self._sql(
             "delete from servers where name = ?", (name,)))
