@@ -3,7 +3,7 @@
 
 The settings come from ``--config FILE``'s ``[online]`` section (and its ``[game]`` and ``[choices]``),
 then the options given here, which win.  Every value is bounded: a bad one is one line and exit 2.
-``online prune``, ``backup`` and ``restore`` look after the database instead (``commands.online_upkeep``).
+``online prune``, ``backup``, ``restore`` and ``stats`` look after the database instead (``commands.online_upkeep``).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def ready_state_dir(path: Path) -> None:
         raise UsageError(f"--state-dir: cannot keep games in {str(path)[:160]!r}: {exc.strerror or exc}") from None
 
 
-UPKEEP = ("prune", "backup", "restore")  # ``online prune ...``: the database looked after, no server started
+UPKEEP = ("prune", "backup", "restore", "stats")  # ``online prune ...``: the database looked after, no server started
 
 
 def main(argv: list[str]) -> int:

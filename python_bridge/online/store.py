@@ -70,6 +70,10 @@ class GameStore(Protocol):
         """The load balancer's label of another server with more machines free than games waiting, reported
         within ``within_s`` seconds (the roomiest), or None."""
 
+    def games_made(self, start_s: float, end_s: float) -> list[tuple[float, float, bool, str]]:
+        """The games made from ``start_s`` to before ``end_s`` (seconds since 1970) that have a record:
+        (created, updated, finished, record), the oldest first."""
+
     def servers_seen(self, within_s: float) -> list[str]:
         """The servers that said their room within ``within_s`` seconds: those using the database now."""
 

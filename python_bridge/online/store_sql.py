@@ -233,6 +233,12 @@ class SqlStore:
             "and seen > {now} - ? order by free - waiting desc, name limit 1", (name, within_s)).fetchone())
         return row[0] if row else None
 
+    def games_made(self, start_s: float, end_s: float) -> list[tuple[float, float, bool, str]]:
+        rows = self._run("the games database cannot be read", lambda: self._sql(
+            "select created, updated, finished, record from games where created >= ? and created < ? "
+            "and record <> ? order by created", (start_s, min(end_s, 1e15), NOT_YET_PLAYED)).fetchall())
+        return [(float(c), float(u), bool(f), r) for c, u, f, r in rows]
+
     def servers_seen(self, within_s: float) -> list[str]:
         rows = self._run("the games database cannot be read", lambda: self._sql(
             "select name from servers where seen > {now} - ? order by name", (within_s,)).fetchall())
