@@ -80,6 +80,7 @@ class GameSession(FrontEnd):
                                      "sound": config.sound, "contact": config.accessibility_contact},
                             "turn": 0}
         self.choice = config.default_choice()  # the visitor's game size and strength for the next visitor game
+        self.language = config.language  # the page's language, as it last said
         self._paper = Paper()
         self._typewriter_free = 0.0  # when the paced typewriter may type its next character
         self.typed = 0  # characters typed at the typewriter's pace, so far
@@ -110,6 +111,9 @@ class GameSession(FrontEnd):
         with self._lock:
             view = dict(self._view)
         kind = message.kind
+        if kind == "language":  # at any time: the page's own choice, kept with the game
+            self.language = message.language or self.language
+            return None
         if kind in ("move", "swap") and message.turn != view["turn"]:
             return STALE_TAP
         if kind == "move":

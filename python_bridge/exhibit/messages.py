@@ -73,6 +73,7 @@ import json
 from dataclasses import dataclass
 
 from ..reference.rules import MAX_PITS
+from .settings import LANGUAGES
 
 MAX_MESSAGE_BYTES = 512
 MAX_TURN = 2**53  # beyond any kiosk's life (a question a second for 285 million years); JSON-safe in JavaScript
@@ -83,6 +84,7 @@ KINDS = {
     "touch": set(),  # the visitor is still there (resets the idle countdown)
     "new_game": set(),  # after a game: another one
     "choose": {"game", "strength"},  # a visitor's choice for the next game: "quick"/"classic", "gentle"/"fair"/"full"
+    "language": {"language"},  # the page's language now (kept with an online game's record, for the curators)
 }
 CHOICES = {"game": ("quick", "classic"), "strength": ("gentle", "fair", "full")}
 
@@ -97,6 +99,7 @@ class ClientMessage:
     pit: int | None = None
     turn: int | None = None  # the question a move or swap answers
     choice: tuple[str, str] | None = None  # choose: (what, which), e.g. ("game", "quick")
+    language: str | None = None  # language: one of the exhibit's languages
 
 
 def parse_message(raw: str | bytes) -> ClientMessage:
@@ -122,6 +125,10 @@ def parse_message(raw: str | bytes) -> ClientMessage:
         if which not in CHOICES[what]:
             raise BadMessage(f"{what} must be one of {', '.join(CHOICES[what])}")
         return ClientMessage(kind, choice=(what, which))
+    if kind == "language":
+        if data.get("language") not in LANGUAGES:
+            raise BadMessage(f"language must be one of {', '.join(LANGUAGES)}")
+        return ClientMessage(kind, language=data["language"])
     if kind not in ("move", "swap"):
         return ClientMessage(kind)
     pit = data.get("pit")

@@ -137,7 +137,7 @@ class OnlineGame:
         # are asked): kept, so that a game resumed after the server's restart asks it with the same number
         open_turn = self.session.turn + 1
         self._store(replace(saved, heading=f"online game {self.id}", result=IN_PLAY,
-                            fields=(("game", self.id), ("turn", str(open_turn)))))
+                            fields=(("game", self.id), ("turn", str(open_turn)), ("language", self.session.language))))
 
     def replied(self, seconds: float) -> None:
         self.counters.replied(seconds)
@@ -221,7 +221,8 @@ class OnlineGame:
         if checker is None:
             return
         record = SavedGame.of(checker.title, list(checker.game.record), result=result,
-                              heading=f"online game {self.id}", fields=(("game", self.id),),
+                              heading=f"online game {self.id}",
+                              fields=(("game", self.id), ("language", self.session.language)),
                               transcript=self.session.snapshot()["paper"]["text"])
         self._store(record, finished=True)
 

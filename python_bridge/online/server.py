@@ -380,6 +380,9 @@ class OnlineApp:
         kind = message.kind
         if kind == "new_game":
             return await self.new_game(client, game)
+        if kind == "language":  # said at any time, kept with the game's record
+            game.session.submit(message, client.send_json)
+            return game
         if game.running:
             reason = game.session.submit(message, client.send_json)
         elif kind == "choose" and not game.finished and game.saved is None:

@@ -35,3 +35,11 @@ def test_good_messages_and_the_flood_limit() -> None:
     bucket = TokenBucket()
     allowed = sum(bucket.allow(100.0) for _ in range(50))  # fifty at once: the burst only
     assert allowed == 10 and not bucket.allow(100.0) and bucket.allow(100.3)
+
+
+def test_the_pages_language_is_one_of_the_exhibits() -> None:
+    assert parse_message('{"type": "language", "language": "pl"}') == ClientMessage("language", language="pl")
+    for bad in ('{"type": "language", "language": "de"}', '{"type": "language"}',
+                '{"type": "language", "language": ["pl"]}'):
+        with pytest.raises(BadMessage, match="language must be one of en, pl, tl, az"):
+            parse_message(bad)
