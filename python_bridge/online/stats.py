@@ -97,27 +97,33 @@ def chart(games: list[Played], since: dt.date | None, until: dt.date | None) -> 
     span = [first + dt.timedelta(n) for n in range((last - first).days + 1)][:366]
     by_day = {day: Counter(g.result for g in games if g.day == day) for day in span}
     tallest = max([sum(c.values()) for c in by_day.values()] + [1])
-    width, height, left, bottom, top = max(360, 40 + 14 * len(span)), 260, 40, 40, 30
+    step, bar, left, bottom, top, height = 22, 16, 44, 44, 34, 280
+    width = max(520, left + 4 + step * len(span) + 10)
     scale = (height - bottom - top) / tallest
     colours = {"visitor won": "#2e7d32", "pdp-1 won": "#b71c1c", "draw": "#6d6d6d", "unfinished": "#c9a227"}
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 20}" '
-             f'viewBox="0 0 {width} {height + 20}" font-family="DejaVu Sans, sans-serif" font-size="11">',
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 24}" '
+             f'viewBox="0 0 {width} {height + 24}" font-family="DejaVu Sans, sans-serif" font-size="11">',
              f"<title>Kalah on the PDP-1: games a day, {first} to {last}</title>",
-             f'<text x="{left}" y="16" font-size="13">Games a day, {first} to {last}, by result</text>',
-             f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" stroke="#000"/>',
-             f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{tallest}</text>']
+             f'<rect width="{width}" height="{height + 24}" fill="#fff"/>',
+             f'<text x="{left}" y="18" font-size="13">Games a day, {first} to {last}, by result (UTC days)</text>']
+    for count in sorted({0, (tallest + 1) // 2, tallest}):  # the scale: none, half, the busiest day
+        y = height - bottom - count * scale
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - 10}" y2="{y:.1f}" stroke="#ccc"/>'
+                     f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{count}</text>')
     for n, day in enumerate(span):
-        x, y = left + 4 + 14 * n, height - bottom
+        x, y = left + 4 + step * n, height - bottom
         for result in RESULTS:
             count = by_day[day][result]
             if count:
                 y -= count * scale
                 parts.append(f'<rect class="bar" data-day="{day}" data-result="{result}" x="{x}" y="{y:.1f}" '
-                             f'width="10" height="{count * scale:.1f}" fill="{colours[result]}"/>')
-        if len(span) <= 31 or day.day == 1:
-            parts.append(f'<text x="{x + 5}" y="{height - bottom + 14}" text-anchor="middle">{day.day}</text>')
+                             f'width="{bar}" height="{count * scale:.1f}" fill="{colours[result]}"/>')
+        if len(span) <= 31 or day.day in (1, 15):
+            label = day.strftime("%b %-d") if day.day == 1 and n else str(day.day)
+            parts.append(f'<text x="{x + bar / 2}" y="{height - bottom + 15}" text-anchor="middle" '
+                         f'font-size="10">{label}</text>')
     for n, result in enumerate(RESULTS):
-        x = left + 110 * n
-        parts.append(f'<rect x="{x}" y="{height}" width="10" height="10" fill="{colours[result]}"/>'
-                     f'<text x="{x + 14}" y="{height + 9}">{result}</text>')
+        x = left + 118 * n
+        parts.append(f'<rect x="{x}" y="{height - 6}" width="11" height="11" fill="{colours[result]}"/>'
+                     f'<text x="{x + 15}" y="{height + 4}">{result}</text>')
     return "\n".join(parts + ["</svg>"]) + "\n"
