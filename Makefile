@@ -102,7 +102,7 @@ fuzz: build
 bench: build
 	$(PY) -m python_bridge bench $(ARGS)
 
-## bench-ref: positions per second of the reference search, depths 4 to 8
+## bench-ref: the reference search against 0.2.0's, side by side: midgame, default level and depths 4, 8
 bench-ref: setup
 	$(PY) -m python_bridge bench-ref $(ARGS)
 

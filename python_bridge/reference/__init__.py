@@ -2,7 +2,9 @@
 
 ``rules`` (positions, sowing, captures, the end and the variants), ``notation`` (positions and
 game records as text), ``search`` (the search contract the PDP-1 mirrors exactly: values, best
-pits and node counts), ``prove`` (the proof contract of the PDP-1's ``w``: null-window
+pits and node counts; its readable negamax is the specification, and its ``best_move`` and
+``level_move`` run the same search fast: ``fast_search`` on ``fast_board``'s one-int board, with
+``search_limits`` the numbers both share), ``prove`` (the proof contract of the PDP-1's ``w``: null-window
 alpha-beta to the end of the game, verdict and node count), ``fast_rules`` and ``solver`` (exact game values),
 ``published`` (values from the literature), ``game`` (a game in progress, with the pie rule's seats), ``samples`` (the
 seeded positions every depth and speed figure is measured on), ``solve_table`` (the level table

@@ -2,7 +2,12 @@
 
 The PDP-1 must return the same value, the same pit and the same node count as
 ``best_move`` for every position, depth and variant set, so every detail here is
-part of the contract:
+part of the contract.  The readable negamax below (``_Searcher``; ``spec_best_move``
+and ``spec_level_move``, version 0.2.0's search) is the specification; ``best_move``
+and ``level_move``, which every caller uses, give its answers from ``fast_search``,
+the same search on an integer board, tested against it on seeded random positions
+under every variant set (tests/reference/test_fast_search.py) and measured beside
+it by ``make bench-ref``.  The contract:
 
 * **Negamax with alpha-beta, fail-hard**, depth in plies; every move is one ply,
   an extra-turn move too.  The root searches the full window (-INFINITY, +INFINITY)
@@ -72,16 +77,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .fast_board import fits
+from .fast_search import Abandoned, fast_search
 from .rules import ENDED, SOUTH, STANDARD, Position, Variants, other, pit_index, play
-
-INFINITY = 100  # larger than any margin (at most 72)
-NODE_BUDGET = 4800  # positions the default level may visit for one move (the PDP-1's nbudg)
-MIN_DEPTH, MAX_DEPTH = 1, 20  # the PDP-1 keeps a 24-word frame for each ply
-PROGRESS_MASK = 0xFFFF  # a progress callback hears of a search every 65,536 nodes
-TABLE_SIZE = 512  # one-word entries in the best-move table (a power of two: the key's low bits pick one)
-TABLE_DEPTH = 4  # nodes with at least this many plies to go use the table (the root does not)
-WORD = 0o777777  # the PDP-1's 18-bit word
-PIT_BITS = 0o7  # an entry's low bits: the pit; the rest are the key's
+from .search_limits import (
+    INFINITY,
+    MAX_DEPTH,
+    MIN_DEPTH,
+    NODE_BUDGET,
+    PIT_BITS,
+    PROGRESS_MASK,
+    TABLE_DEPTH,
+    TABLE_SIZE,
+    WORD,
+)
 
 
 class SearchError(ValueError):
@@ -245,7 +254,23 @@ def best_move(position: Position, depth: int, variants: Variants = STANDARD, fir
     ``progress``: told the nodes visited so far every 65,536 nodes (it changes nothing in the search).
     ``table``: the best-move table to start from and leave filled (the default level's, shared by its
     depths); None for none, as a fixed depth searches.
+
+    The answer is ``spec_best_move``'s, found by ``fast_search`` (the same nodes in the same order,
+    about ten times sooner); a board of more than 127 seeds, or a table of another kind than
+    ``BestMoveTable`` (the contract study's), goes to the readable search itself.
     """
+    check_search(position, depth)
+    if not fits(position) or (table is not None and type(table) is not BestMoveTable):
+        return _Searcher(variants, progress, table).root(position, depth, first)
+    words = None if table is None else table.words
+    return SearchResult(*fast_search(position, depth, variants, first, words, progress=progress))
+
+
+def spec_best_move(position: Position, depth: int, variants: Variants = STANDARD, first: int = 0,
+                   progress: Callable[[int], None] | None = None,
+                   table: BestMoveTable | None = None) -> SearchResult:
+    """``best_move`` by the readable search alone (``_Searcher``, version 0.2.0's): the specification the fast
+    search is tested against, and the other side of ``make bench-ref``."""
     check_search(position, depth)
     return _Searcher(variants, progress, table).root(position, depth, first)
 
@@ -288,14 +313,20 @@ class LevelResult:
         return self.result.value
 
 
-def level_move(position: Position, variants: Variants = STANDARD, budget: int = NODE_BUDGET) -> LevelResult:
+# One search of the deepening: (depth, first pit, table, positions left in the budget) -> its result, or
+# None when it was abandoned on passing them.
+DepthSearch = Callable[[int, int, "BestMoveTable | None", int], "SearchResult | None"]
+
+
+def deepen(position: Position, budget: int, search: DepthSearch) -> LevelResult:
     """The default level: deepen one ply at a time until the next search would pass ``budget`` positions.
 
     Each search tries the pit of the one before it first at the root.
     The PDP-1 counts every position of every search and abandons the
     search during which the count passes the budget; a search is kept only
     if it finished within it.  That is the same as running each search to
-    the end and keeping it when the running total stays within the budget.
+    the end and keeping it when the running total stays within the budget
+    (``spec_level_move`` does that; ``level_move`` stops where the PDP-1 does).
     """
     if position.to_move == ENDED:
         raise SearchError("the game is over")
@@ -303,8 +334,8 @@ def level_move(position: Position, variants: Variants = STANDARD, budget: int = 
     kept: tuple[SearchResult, int] | None = None
     table = BestMoveTable() if uses_table(position) else None
     for depth in range(MIN_DEPTH, MAX_DEPTH + 1):
-        result = best_move(position, depth, variants, kept[0].pit if kept else 0, table=table)
-        if total + result.nodes > budget:
+        result = search(depth, kept[0].pit if kept else 0, table, budget - total)
+        if result is None or total + result.nodes > budget:
             total = budget + 1  # the PDP-1 stops at the position that passes the budget
             break
         total += result.nodes
@@ -312,6 +343,27 @@ def level_move(position: Position, variants: Variants = STANDARD, budget: int = 
     if kept is None:
         raise SearchError(f"a budget of {budget} positions does not finish even depth 1")
     return LevelResult(kept[0], kept[1], total)
+
+
+def level_move(position: Position, variants: Variants = STANDARD, budget: int = NODE_BUDGET) -> LevelResult:
+    """The default level by the fast search, each search abandoned at the position that passes the budget."""
+    if not fits(position):
+        return spec_level_move(position, variants, budget)
+
+    def search(depth: int, first: int, table: BestMoveTable | None, left: int) -> SearchResult | None:
+        try:
+            return SearchResult(*fast_search(position, depth, variants, first,
+                                             None if table is None else table.words, limit=left))
+        except Abandoned:
+            return None
+
+    return deepen(position, budget, search)
+
+
+def spec_level_move(position: Position, variants: Variants = STANDARD, budget: int = NODE_BUDGET) -> LevelResult:
+    """The default level by the readable search, each search run to its end (version 0.2.0's)."""
+    return deepen(position, budget, lambda depth, first, table, _left:
+                  spec_best_move(position, depth, variants, first, table=table))
 
 
 def level_pie_swap(position: Position, variants: Variants = STANDARD,
