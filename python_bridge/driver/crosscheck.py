@@ -3,21 +3,25 @@
 After every move it compares the PDP-1's board with the reference's; for
 every move the PDP-1 chooses it compares the pit with the reference search at
 the same depth (and the pie-rule decision); at the end it compares the
-scores.  Any difference raises ``CrossCheckMismatch`` with a full report:
-the position before, the move, both boards, the settings, the transcript's
-tail and a command that reproduces the reference's side of it.
+scores.  The search is ``search.best_move`` / ``level_move``: the fast search
+(``reference.fast_search``), which answers as the readable specification does
+and costs a tenth of its time on a move of the default level.  Any difference
+raises ``CrossCheckMismatch`` with a full report: the position before, the
+move, both boards, the settings, the transcript's tail and a command that
+reproduces the reference's side of it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..machine.kalah_program import CoreBoard
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, NewGameOffer, Prompt, Swap, Title, side_of
 from ..reference.game import Game
 from ..reference.notation import format_position, format_record
-from ..reference.rules import NORTH, SOUTH, Position, other, start_position, winner
-from ..reference.search import best_move, level_move, level_pie_swap
+from ..reference.rules import NORTH, SOUTH, Position, Variants, other, start_position, winner
+from .search_pool import Decision, reference_decision
 from .wording import count
 
 
@@ -45,6 +49,8 @@ class CrossChecker:
     # (depth, positions) of the reference's last PDP-1 choice
     last_choice: tuple[int, int] | None = field(default=None, init=False)
     _choice: tuple[tuple, tuple[bool, int, int, int]] | None = field(default=None, init=False, repr=False)
+    # who searches: this interpreter, or a pool of worker processes (``search_pool.SearchPool.decide``)
+    decide: Callable[[Position, Variants, int, bool], Decision] = field(default=reference_decision, repr=False)
 
     def __post_init__(self) -> None:
         t = self.title
@@ -130,13 +136,7 @@ class CrossChecker:
         return self._choice[1]
 
     def _search(self) -> tuple[bool, int, int, int]:
-        pos, variants, level = self.game.position, self.game.variants, self.title.level
-        if level == 0:
-            swap, chosen = (level_pie_swap(pos, variants) if self.game.swap_offered
-                            else (False, level_move(pos, variants)))
-            return swap, chosen.pit, chosen.depth, chosen.nodes
-        result = best_move(pos, level, variants)
-        return bool(self.game.swap_offered and result.value < 0), result.pit, level, result.nodes
+        return self.decide(self.game.position, self.game.variants, self.title.level, self.game.swap_offered)
 
     def _board_drawn(self, what: str) -> None:
         """The program draws the board after its title and after every move or swap, before anything else."""

@@ -19,14 +19,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
-from .rules import SOUTH, Position, Variants
+from .rules import MAX_PITS, SOUTH, Position, Variants
 from .search_limits import WORD
 
 BITS = 8
 FIELD = (1 << BITS) - 1
 MOST_SEEDS = FIELD  # a field's capacity: more seeds in all go to the readable search
 SOUTH_KEY, NORTH_KEY = 0, 1  # the side to move as the best-move table's key starts
-ORDERS_KEPT = 1 << 16  # move orders a Tables keeps (about 100 bytes each), emptied when full
+ORDERS_KEPT = 1 << 15  # move orders a Tables keeps (under 200 bytes each), emptied when full
 
 # One move of the mover, all that its pits decide: (pit, what sowing it adds to the board, whether the
 # last seed ends in the mover's store, whether the move is *plain* -- no capture, and seeds left in the
@@ -255,12 +255,14 @@ def _pair_for(t: Tables) -> Callable[[int, int, int, int], tuple[int, int]]:
     return pair
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def tables_for(m: int, variants: Variants) -> Tables:
-    """One ``Tables`` a board size and variant set, built once (a few milliseconds) and kept."""
+    """One ``Tables`` a board size and variant set, built once (a few milliseconds) and kept (a server
+    uses one or two; sixteen bound the memory kept, a few megabytes each at most)."""
     return Tables(m, variants)
 
 
 def fits(position: Position) -> bool:
-    """Whether ``position``'s seeds fit the fields (every game of at most 6 pits of 6 seeds does)."""
-    return sum(position.board) <= MOST_SEEDS
+    """Whether ``position`` fits the board: its seeds the fields (every game of at most 6 pits of 6
+    seeds does), its pits the PDP-1's 6 a side (the table's key)."""
+    return sum(position.board) <= MOST_SEEDS and position.pits <= MAX_PITS

@@ -1,4 +1,4 @@
-"""The search contract of ``search`` again, more than ten times faster: what every caller of ``search`` runs.
+"""The search contract of ``search`` again, about ten times faster: what every caller of ``search`` runs.
 
 Why: every move the PDP-1 chooses is searched again by the reference before a visitor sees it, and
 under load that search on the readable rules (a ``Position`` built and ``play``-ed at every node) was

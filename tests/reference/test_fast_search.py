@@ -15,6 +15,8 @@ import random
 
 import pytest
 
+from python_bridge.driver.crosscheck import CrossChecker, CrossCheckMismatch
+from python_bridge.machine.transcript import Move, Title
 from python_bridge.reference import fast_search, search
 from python_bridge.reference.fast_board import MOST_SEEDS, SOUTH_KEY, fits, tables_for
 from python_bridge.reference.fast_search import Abandoned
@@ -145,12 +147,15 @@ def test_a_search_is_abandoned_exactly_when_it_passes_its_limit() -> None:
         fast_search.fast_search(position, 5, Variants(), limit=nodes - 1)
 
 
-def test_a_board_too_big_for_a_byte_goes_to_the_readable_search() -> None:
+def test_a_board_past_the_fast_one_goes_to_the_readable_search() -> None:
+    """More seeds than a byte holds, or more pits than the PDP-1's board (and the table's key) has."""
     big = Position((100, 90, 80, 0, 1, 2, 3, 0), SOUTH)
-    assert not fits(big) and sum(big.board) > MOST_SEEDS
-    for depth in (1, 3):
-        assert best_move(big, depth) == spec_best_move(big, depth)
-    assert level_move(big, budget=300) == spec_level_move(big, budget=300)
+    wide = Position((1,) * 7 + (0,) + (1,) * 7 + (0,), SOUTH)
+    assert sum(big.board) > MOST_SEEDS and not fits(big) and not fits(wide)
+    for position in (big, wide):
+        for depth in (1, 3):
+            assert best_move(position, depth) == spec_best_move(position, depth)
+        assert level_move(position, budget=300) == spec_level_move(position, budget=300)
 
 
 def test_the_errors_are_the_readable_searchs() -> None:
@@ -160,3 +165,26 @@ def test_the_errors_are_the_readable_searchs() -> None:
         level_move(Position((0, 5, 0, 3), "e"))
     with pytest.raises(search.SearchError, match="does not finish even depth 1"):
         level_move(start_position(), budget=3)
+
+
+@pytest.mark.parametrize("level, variants", [(0, Variants()), (0, Variants(True, True, True, False)),
+                                             (5, Variants(False, True, False, False))])
+def test_the_cross_checker_on_the_fast_search_fails_a_move_the_readable_search_would_not_make(
+        level: int, variants: Variants) -> None:
+    """The checker asks the fast search; the pit it must see is the readable search's, and any other fails."""
+    rng = random.Random(level + 7)
+    checker = CrossChecker(Title(6, 4, level, variants, "both"))
+    for _ in range(rng.randint(4, 9)):
+        checker.game.move(rng.choice(checker.game.position.legal_pits()))
+    position = checker.game.position
+    if level == 0:
+        chosen = spec_level_move(position, variants)
+        expected = (False, chosen.pit, chosen.depth, chosen.nodes)
+    else:
+        result = spec_best_move(position, level, variants)
+        expected = (False, result.pit, level, result.nodes)
+    assert checker.reference_choice() == expected
+    checker.pending_board = False  # as if the PDP-1 had drawn the board
+    wrong = next(pit for pit in position.legal_pits() if pit != expected[1])
+    with pytest.raises(CrossCheckMismatch, match="chose another pit"):
+        checker.on_event(Move("south" if position.to_move == SOUTH else "north", wrong, 0, False))
