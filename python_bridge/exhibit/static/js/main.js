@@ -7,6 +7,7 @@
 
 import * as board from "./board.js";
 import * as cards from "./cards.js";
+import * as announce from "./announce.js";
 import { openConnection } from "./connection.js";
 import * as consoleLights from "./console.js";
 import * as i18n from "./i18n.js";
@@ -54,6 +55,7 @@ const watching = () => document.body.dataset.control === "no";
 
 function setLanguage(lang) {
   if (!i18n.choose(lang)) return;
+  announce.languageChanged();  // (nothing is said again in the new language)
   buildChoices();
   consoleLights.fit();
   if (state) { drawTexts(); drawNames(); }
@@ -113,7 +115,7 @@ function receive(msg) {
       break;
     }
     case "lights": consoleLights.setLights(msg, phase()); break;
-    case "queue": case "full": waiting = msg; drawTexts(); break;
+    case "queue": case "full": waiting = msg; drawTexts(); announce.waiting(msg); break;
     case "elsewhere": sentTo = { server: msg.server, choices: state ? state.choices : null }; break;
     case "rejected":
       if (moveSent) { moveSent = false; board.stopSowing(); if (state) board.show(state.board); drawLegal(); }
@@ -153,6 +155,7 @@ function hint(key) {
   d.textContent = t(key);
   d.classList.add("hint");
   d.dataset.hint = key;
+  announce.hint(key);
   clearTimeout(hintTimer);
   hintTimer = setTimeout(clearHint, HINT_MS);
 }
@@ -224,6 +227,7 @@ function render(s, fresh) {
   $("notice").hidden = !s.notice;
   $("download").hidden = !(ONLINE && s.mode === "visitor");
   consoleLights.drawStatus(s.phase);
+  announce.state(s, bottomPlayer());  // what a screen reader hears of it, once
 }
 
 function drawNames() {
@@ -354,6 +358,7 @@ window.kiosk = {
 };
 
 board.init({ touched: touchPit, settled: settle });
+announce.init(() => state && { state: structuredClone(state), who: bottomPlayer() });
 consoleLights.drawLamps({});  // every lamp there, unlit, from the start: the console's layout is chosen with them
 Promise.all([i18n.loadCatalogues(), cards.loadRulePictures()]).then(() => {
   setLanguage(i18n.current());
