@@ -74,6 +74,7 @@ from .front_end import AFTER_END, BEFORE_TITLE, BETWEEN_GAMES, DURING, Failure, 
 from .keyboard_loop import keyboard_loop, stopped_astray
 from .pacing import LOADER_START, MAX_THINK, Pacer, read_in, think_to_break
 from .restore import checker_from_record, restore_machine
+from .search_pool import Decision, reference_decision
 from .visitors import Visitor
 
 MAX_RESTARTS = 20  # in one game; beyond that something is wrong with the machine, not the emulator
@@ -112,11 +113,11 @@ class GameDriver(Closing):
     restore_tries: int = RESTORE_TRIES
     timeout: float = 10.0  # SIMH's answers and the read-in
     machine_config: MachineConfig | None = None  # the emulator's speed; None: as the pacer needs (``config``)
-    # The speed while the PDP-1 waits for the visitor: set at the brief form's stop at ``shbd`` before the
-    # visitor's turn, or at the first look at the keyboard, and taken off at the next stop (or, in the full
-    # form, as the key is typed): a machine that thinks flat out need not spin a core while it waits for a
-    # visitor.  None: ``config`` throughout.
+    # The speed while the PDP-1 waits for the visitor: set at the brief form's stop at ``shbd`` before its turn, or
+    # at the first look at the keyboard, and taken off at the next stop (or, in the full form, as the key is
+    # typed): a machine thinking flat out need not spin a core while it waits.  None: ``config`` throughout.
     waiting_config: MachineConfig | None = None
+    decide: Callable[..., Decision] = reference_decision  # the cross-checks' searches: here, or a SearchPool's
     machine: KalahMachine | None = field(default=None, init=False)
     checker: CrossChecker | None = field(default=None, init=False)
     transcript: str = field(default="", init=False)  # this game's typewriter output (kept across restarts)
@@ -238,7 +239,7 @@ class GameDriver(Closing):
 
         False when the record is of a finished game: nothing to play on.
         """
-        checker = checker_from_record(title, record)
+        checker = checker_from_record(title, record, self.decide)
         if checker.finished:
             return False
         self._new_record(checker)
@@ -346,7 +347,7 @@ class GameDriver(Closing):
     def _on_event(self, event: Event, line: str) -> bool:
         """Check ``event`` (of ``line``), tell the front end, answer a question; True at the new-game offer."""
         if isinstance(event, Title):
-            self.checker = CrossChecker(event)
+            self.checker = CrossChecker(event, decide=self.decide)
         checker = self.checker
         if checker is None:
             return False

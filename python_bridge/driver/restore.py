@@ -12,6 +12,8 @@ back to the game's speed.  When to restore, and how often, is the driver's
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..machine.front_panel import PanelSettings
 from ..machine.kalah_program import KalahMachine, board_words, program_symbols
 from ..machine.simh import FULL_SPEED, BreakpointReached, MachineConfig
@@ -20,13 +22,15 @@ from ..reference.game import Game
 from ..reference.notation import SWAP
 from ..reference.rules import SOUTH, other
 from .crosscheck import CrossChecker
+from .search_pool import Decision, reference_decision
 
 
 def _side_word(side: str) -> int:
     return 0 if side == SOUTH else 1
 
 
-def checker_from_record(title: Title, record: list[int | str]) -> CrossChecker:
+def checker_from_record(title: Title, record: list[int | str],
+                        decide: Callable[..., Decision] = reference_decision) -> CrossChecker:
     """The cross-checker of a game after ``record``, rebuilt without any machine.
 
     Why: after the server itself restarts there is no emulator and no
@@ -35,7 +39,7 @@ def checker_from_record(title: Title, record: list[int | str]) -> CrossChecker:
     that ``restore_machine`` deposits into a fresh PDP-1.  The record is
     trusted to be a legal game (it was cross-checked as it was played).
     """
-    checker = CrossChecker(title)
+    checker = CrossChecker(title, decide=decide)
     checker.game = Game.replay(checker.game.position, title.variants, list(record))
     if SWAP in record and checker.pdp1_side is not None:  # the players exchanged seats
         checker.pdp1_side = other(checker.pdp1_side)

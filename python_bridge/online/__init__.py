@@ -7,8 +7,11 @@ ID: ``store`` (what a store is), ``store_sql`` (the one schema, versioned, and i
 past one host), ``database`` (the one a setting names, opened); ``leases`` (one owner a game: the
 leases a server holds, renewed); ``game`` (one visitor's game: the exhibit's ``GameSession`` -- the one
 game driver with a page as its front end -- on a thread and an emulator of its own); ``lobby`` (how
-many machines run at once, the waiting line, first come first served); ``server`` (aiohttp: the page,
-``/ws``, the records by ID, ``/health``, one line for the whole site); ``scratch_postgres`` and
+many machines run at once, the waiting line, first come first served); ``site`` (the games and pages one
+server process holds, one line for the whole site, the searches' worker processes), ``app`` (aiohttp's
+handlers: the page, ``/ws``, the records by ID, ``/health``, ``/metrics``) and ``server`` (serving them);
+``upkeep``, ``backup`` and ``stats`` (records kept ``keep_days``, backups that restore games, figures for
+curators); ``scratch_postgres`` and
 ``cluster`` (PostgreSQL, N servers and HAProxy on one machine: ``make online-cluster`` and the tests).
 
 The page, its session and the server guard are the exhibit's (``exhibit``); nothing here is the kiosk's.

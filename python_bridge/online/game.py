@@ -20,6 +20,7 @@ from typing import Callable
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import Failure
 from ..driver.game_records import RecordError, SavedGame, read_game_record
+from ..driver.search_pool import Decision, reference_decision
 from ..exhibit.game_session import IN_PLAY, NOTICE_ONE_MOMENT, GameSession
 from ..exhibit.session_owner import GameAborted, Stopping, Waiting
 from ..machine.simh import SimhError
@@ -85,7 +86,8 @@ class OnlineGame:
 
     def __init__(self, game_id: str, settings: OnlineSettings, store: GameStore, leases: Leases, counters: Counters,
                  publish: Callable[[str, dict], None], released: Callable[["OnlineGame"], None],
-                 log: logging.Logger, saved: SavedGame | None = None) -> None:
+                 log: logging.Logger, saved: SavedGame | None = None,
+                 decide: Callable[..., Decision] = reference_decision) -> None:
         self.id = game_id
         self.leases = leases
         self.lost = threading.Event()  # another server took the game: stop, save nothing
@@ -102,7 +104,7 @@ class OnlineGame:
         self._released = released
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.session = GameSession(self.config, lambda message: publish(self.id, message), self, log)
+        self.session = GameSession(self.config, lambda message: publish(self.id, message), self, log, decide)
 
     # -- the session's owner (exhibit.game_session.SessionOwner) -----------------------------------------
     def beat(self) -> None:

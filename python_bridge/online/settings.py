@@ -34,9 +34,9 @@ PACES = ("1960", "fast")
 RANGES: dict[str, tuple[float, float]] = {
     "port": (1024, 65535), "max_games": (1, 1000), "max_waiting": (0, 100_000), "per_ip_games": (1, 1000),
     "idle_seconds": (5, 86_400), "header_timeout": (1, 300), "min_free_mb": (0, 1_000_000),
-    "lease_seconds": (2, 60), "watchdog_seconds": (1, 600), "keep_days": (1, 36_500),
+    "lease_seconds": (2, 60), "watchdog_seconds": (1, 600), "keep_days": (1, 36_500), "workers": (0, 64),
 }
-INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb", "keep_days"}
+INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb", "keep_days", "workers"}
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
@@ -47,13 +47,17 @@ LABEL_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_LABEL = 32
 
 
+def cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def default_max_games() -> int:
     """Games at once by default: ``GAMES_PER_CORE`` for each core this process may use."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, cores * GAMES_PER_CORE)
+    return max(1, cores() * GAMES_PER_CORE)
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ class OnlineSettings:
     state_dir: Path = Path("records/online")
     pace: str = "1960"  # "1960": the PDP-1 thinks and types at 1960 speed; "fast": as fast as the host runs
     max_games: int = field(default_factory=default_max_games)
+    # processes searching beside the server for the cross-checks (0: the server's own interpreter)
+    workers: int = field(default_factory=cores)
     max_waiting: int = 200  # the waiting line's length; beyond it a visitor is told to come back later
     per_ip_games: int = 4  # games and connections one address may hold
     idle_seconds: float = 300.0  # a game untouched this long is saved and its machine given back (it resumes by ID)

@@ -10,7 +10,8 @@ import aiohttp
 from tests.kiosk.kiosk_support import Page, free_port
 from tests.server_process import ServerProcess
 
-# A game over in a few moves: 2 pits, 1 seed, the PDP-1 one ply deep, no choices offered.
+# A game over in a few moves: 2 pits, 1 seed, the PDP-1 one ply deep, no choices offered; its searches in the
+# server's own interpreter (workers = 0) unless a test asks for worker processes (the shipped default: a core each).
 QUICK = """[online]
 max_games = {max_games}
 max_waiting = {max_waiting}
@@ -19,6 +20,7 @@ min_free_mb = {min_free_mb}
 pace = "{pace}"
 idle_seconds = {idle_seconds}
 watchdog_seconds = {watchdog_seconds}
+workers = {workers}
 [game]
 pits = {pits}
 seeds = {seeds}
@@ -31,12 +33,12 @@ strengths = []
 
 def write_settings(folder: Path, *, max_games: int = 2, max_waiting: int = 10, per_ip: int = 50, pits: int = 2,
                    seeds: int = 1, min_free_mb: int = 0, pace: str = "fast", level: int = 1,
-                   idle_seconds: int = 300, watchdog_seconds: float = 10) -> Path:
+                   idle_seconds: int = 300, watchdog_seconds: float = 10, workers: int = 0) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "online.toml"
     path.write_text(QUICK.format(max_games=max_games, max_waiting=max_waiting, per_ip=per_ip, pits=pits, seeds=seeds,
                                  min_free_mb=min_free_mb, pace=pace, level=level, idle_seconds=idle_seconds,
-                                 watchdog_seconds=watchdog_seconds))
+                                 watchdog_seconds=watchdog_seconds, workers=workers))
     return path
 
 

@@ -44,7 +44,8 @@ def test_the_shipped_configuration_and_alerts_pass_promtool() -> None:
 
 @pytest.mark.simh
 def test_an_online_server_counts_a_game_in_prometheus_text(tmp_path, kalah_tape) -> None:
-    with OnlineServer(write_settings(tmp_path / "conf"), tmp_path / "state") as server:
+    """(Its cross-checks searched by two worker processes, as the shipped settings do, one a core.)"""
+    with OnlineServer(write_settings(tmp_path / "conf", workers=2), tmp_path / "state") as server:
         status, before = server.get("/metrics")
         assert status == 200
         families = {family.name: family.type for family in text_string_to_metric_families(before)}
@@ -61,7 +62,8 @@ def test_an_online_server_counts_a_game_in_prometheus_text(tmp_path, kalah_tape)
                 await page.play_out()
 
         asyncio.run(play())
-        server.wait_for(lambda h: h["games_played"] == 1, what="the game counted")
+        health = server.wait_for(lambda h: h["games_played"] == 1, what="the game counted")
+        assert health["workers"] >= 1 and health["mismatches"] == 0  # every move checked in a worker
         after = metrics(server.get("/metrics")[1])
         assert after["kalah_games_played_total"] == 1 and after["kalah_mismatches_total"] == 0
         assert after['kalah_reply_seconds_count{pace=fast}'] >= 1  # every reply to a move, timed

@@ -53,6 +53,7 @@ pits = 4
     ('[online]\nlog_addresses = "whole"', "log_addresses must be one of truncated, none"),
     ("[online]\nkeep_days = 0", "keep_days must be a whole number from 1 to 36,500"),
     ("[online]\nmetrics_port = 80", "metrics_port must be 0"),
+    ("[online]\nworkers = 65", "workers must be a whole number from 0 to 64"),
     ("[online]\nwatchdog_seconds = 601", "watchdog_seconds must be a number from 1 to 600"),
     ("[online]\nper_ip_games = true", "per_ip_games must be a whole number"),
     ("[online]\npace = \"slow\"", "pace must be one of 1960, fast"),
