@@ -261,3 +261,169 @@ def untranslated(english: dict[str, str], other: dict[str, str], language: str) 
             wrong.append(f"missing message at {place}: {text!r}")
     missing = [p for p in english if p not in other and not INVARIANT.match(english[p])]
     return wrong + [f"gone in {language}: {p}" for p in missing]
+
+
+# --- what the eye and the zoom need (WCAG 1.4.3, 1.4.4, 1.4.10, 1.4.11, 1.4.12, 2.3.1),
+# tests/exhibit/test_page_vision.py
+
+# The size of every visible text in device pixels (its computed size times the screen's device pixels a CSS
+# pixel: a zoomed page is a window of fewer CSS pixels, each more device pixels), by its place on the page.
+SIZES = r"""
+() => {
+  const out = {};
+  const root = document.querySelector(".overlay:not([hidden])") || document.getElementById("kiosk");
+  const path = (el) => { const parts = []; for (; el && el !== document.body; el = el.parentElement)
+    parts.unshift(el.id ? "#" + el.id : `${el.tagName.toLowerCase()}[${[...el.parentElement.children].indexOf(el)}]`);
+    return parts.join(">"); };
+  for (const el of root.querySelectorAll("*")) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    if (!r.width || !r.height || cs.visibility === "hidden" || Number(cs.opacity) === 0) continue;
+    out[path(el)] = parseFloat(cs.fontSize) * devicePixelRatio;
+  }
+  return out;
+}
+"""
+
+# WCAG 1.4.12's text spacing, as a visitor's own style sheet sets it
+TEXT_SPACING = """* { line-height: 1.5 !important; letter-spacing: .12em !important; word-spacing: .16em !important; }
+p { margin-bottom: 2em !important; }"""
+
+# Every change of an element's classes (its look), as the page settles after each task: time, the classes that
+# changed, whether it is a console lamp.  Run before the page's own scripts (an init script).
+WATCH_FLASHES = r"""
+window.visionChanges = [];
+(() => {
+  const seen = new WeakMap(), ids = new WeakMap();
+  let next = 0;
+  new MutationObserver((records) => {
+    const now = performance.now();
+    for (const el of new Set(records.map((r) => r.target))) {
+      const before = seen.has(el) ? seen.get(el) : (records.find((r) => r.target === el).oldValue || "");
+      const was = before.split(/\s+/).filter(Boolean), is = [...el.classList];
+      seen.set(el, el.className.baseVal ?? el.className);
+      const changed = [...was.filter((c) => !is.includes(c)), ...is.filter((c) => !was.includes(c))];
+      if (!changed.length) continue;
+      if (!ids.has(el)) ids.set(el, ++next);
+      window.visionChanges.push({ id: ids.get(el), t: now, classes: changed.join(" "),
+        lamp: el.classList.contains("lamp"), what: el.id || el.dataset.pit || el.className });
+    }
+  }).observe(document, { attributes: true, attributeFilter: ["class"], attributeOldValue: true, subtree: true });
+})();
+"""
+
+# What WATCH_FLASHES saw: elements whose look changed seven times (more than three flashes) within a second, the
+# console's lamps left out and their whole area given instead; animations repeating more than three times a second.
+FLASHES = r"""
+() => {
+  const changes = window.visionChanges.filter((c) => !c.lamp), byId = {};
+  for (const c of changes) (byId[c.id] ||= []).push(c);
+  const fast = [];
+  for (const list of Object.values(byId))
+    for (let i = 0; i + 6 < list.length; i++)
+      if (list[i + 6].t - list[i].t < 1000) {
+        fast.push(list.slice(i, i + 7).map((c) => `${c.what}: ${c.classes} at ${Math.round(c.t)}`));
+        break;
+      }
+  const animations = document.getAnimations().map((a) => a.effect.getComputedTiming())
+    .filter((t) => t.iterations > 1 && t.duration < 1000 / 3).map((t) => t.duration);
+  let lampArea = 0;
+  for (const lamp of document.querySelectorAll("#console .lamp")) {
+    const r = lamp.getBoundingClientRect();
+    lampArea += r.width * r.height;
+  }
+  return { changes: changes.length, fast, animations, lampArea };
+}
+"""
+
+# Contrast, from the page's computed colours and WCAG's relative luminance: every visible text against what it sits
+# on (its ancestors' backgrounds laid one over another, translucent ones blended; an SVG text against the shape
+# under it), 4.5:1, or 3:1 for large text (24 px, or 18.66 px bold); the board's marks 3:1: each pit and store
+# against the board, a legal pit's ring and the last move's outline against the board, the PDP-1's pits' ring
+# against its hole.  Only what the visitor sees: an open card hides the page beneath it.
+CONTRAST = r"""
+() => {
+  const parse = (c) => {
+    const m = c.match(/rgba?\(([^)]*)\)/);
+    if (!m) return null;
+    const v = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const over = (top, under) => top[3] >= 1 ? top
+    : [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const background = (el) => {
+    const chain = [];
+    for (let a = el; a; a = a.parentElement) chain.unshift(a);
+    let bg = [255, 255, 255, 1];
+    for (const a of chain) {
+      const c = parse(getComputedStyle(a).backgroundColor);
+      if (c && c[3] > 0) bg = over(c, bg);
+    }
+    return bg;
+  };
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const shown = (el) => { const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && cs.visibility !== "hidden" && Number(cs.opacity) > 0; };
+  const name = (el) => el.id ? "#" + el.id : `${el.tagName.toLowerCase()}.${el.getAttribute("class")} in ${
+    el.parentElement.id || el.parentElement.getAttribute("class")}`;
+  // an SVG text sits on the topmost filled shape of its drawing under its middle
+  const svgBackground = (el) => {
+    const r = el.getBoundingClientRect();
+    for (const a of document.elementsFromPoint(r.x + r.width / 2, r.y + r.height / 2)) {
+      if (a === el || !(a instanceof SVGGeometryElement) || !el.ownerSVGElement.contains(a)) continue;
+      const fill = parse(getComputedStyle(a).fill);
+      if (fill && fill[3] > 0) return over(fill, background(el.ownerSVGElement));
+    }
+    return background(el.ownerSVGElement);
+  };
+  const problems = [];
+  let texts = 0, marks = 0;
+  const root = document.querySelector(".overlay:not([hidden])") || document.getElementById("kiosk");
+  for (const el of root.querySelectorAll("*")) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) || !shown(el)) continue;
+    const cs = getComputedStyle(el), svg = el instanceof SVGElement;
+    const bg = svg ? svgBackground(el) : background(el);
+    const fg = over(parse(svg ? cs.fill : cs.color), bg);
+    const size = parseFloat(cs.fontSize) * (svg ? el.getScreenCTM().a : 1);
+    const large = size >= 24 || (size >= 18.66 && Number(cs.fontWeight) >= 700);
+    const need = large ? 3 : 4.5, got = ratio(fg, bg);
+    texts++;
+    if (got < need)
+      problems.push(`text ${name(el)} "${el.textContent.trim().slice(0, 20)}" ${got.toFixed(2)}:1, under ${need}:1`);
+  }
+  const mark = (what, a, b) => { marks++; const got = ratio(a, b);
+    if (got < 3) problems.push(`${what} ${got.toFixed(2)}:1, under 3:1`); };
+  const board = document.getElementById("board");
+  if (root.id === "kiosk" && shown(board)) {
+    const panel = background(board);
+    for (const el of board.querySelectorAll(".pit, .store")) {
+      if (!shown(el)) continue;
+      const cs = getComputedStyle(el), fill = over(parse(cs.backgroundColor), panel);
+      mark(`${name(el)} against the board`, fill, panel);
+      const ring = parse(cs.boxShadow);  // the first shadow: a legal pit's ring, the PDP-1's pits' inner ring
+      if (el.matches(".pit.legal")) mark(`the legal ring of ${name(el)} against the board`, over(ring, panel), panel);
+      else if (el.matches('.pit[data-side="pdp-1"]:not(.sown, .captured)'))
+        mark(`the ring of ${name(el)} against its hole`, over(ring, fill), fill);
+      if (el.matches(".last"))
+        mark(`the last move's outline on ${name(el)}`, over(parse(cs.outlineColor), panel), panel);
+    }
+  }
+  return { problems, texts, marks };
+}
+"""
+
+
+def look_through(page, mm_per_px: float, every_screenful: bool = True) -> list[str]:
+    """The layout checks without sizes (a zoomed or restyled page is not the kiosk's), text under another box
+    included, at each screenful down a page that scrolls (or only its top); the page that cannot scroll must hold
+    everything on its screen.  Problems, each once."""
+    scrolls = page.evaluate("['auto', 'scroll'].includes(getComputedStyle(document.documentElement).overflowY)")
+    height, screen = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
+    problems: list[str] = []
+    for top in range(0, height, screen) if scrolls and every_screenful else [0]:
+        page.evaluate(f"window.scrollTo(0, {top})")
+        problems += layout_report(page, mm_per_px, sizes=False, scrolls=scrolls, covered=True)["problems"]
+    page.evaluate("window.scrollTo(0, 0)")
+    return sorted(set(problems))

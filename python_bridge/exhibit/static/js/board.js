@@ -9,6 +9,9 @@ import * as sound from "./sound.js";
 const SOW_STEP_MS = 140;  // one seed into the next pit
 const CAPTURE_MS = 700;   // a capture stays marked this long before the board settles
 const FLASH_MS = 1200;
+// a visitor who asks for less motion (prefers-reduced-motion, asked at each move: it may change meanwhile)
+// sees each move's final board at once: no seed by seed, no marked capture, no flash (#detail says it all)
+const still = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 const $ = (id) => document.getElementById(id);
 
 let shown = null;  // the board as drawn now: {top: [...], bottom: [...], top_store, bottom_store}
@@ -140,6 +143,12 @@ function next() {
   if (item.row === null || !count(item.row, item.col)) { finish(item); return; }  // a swap: no seeds move
   (item.row === "top" ? shown.top : shown.bottom)[item.col] = 0;
   cell(item.row, item.col).querySelector(".count").textContent = 0;
+  if (still()) {  // every seed in its pit at once
+    for (const [r, c] of item.path) addSeed(r, c);
+    show(shown);
+    finish(item, item.path[item.path.length - 1]);
+    return;
+  }
   let i = 0;
   const step = () => {
     if (anim !== item) return;  // replaced meanwhile (a new game, a reconnection, a refused move)
@@ -160,7 +169,7 @@ function finish(item, landing) {
   if (anim !== item) return;
   if (!item.target) { item.waiting = landing || true; return; }  // the visitor's own move, not yet confirmed
   const last = item.last;
-  if (last && last.captured && landing) {
+  if (last && last.captured && landing && !still()) {
     const [r, c] = landing;
     const opposite = r === "bottom" ? cell("top", c) : r === "top" ? cell("bottom", c) : null;
     cell(r, c).classList.add("captured");
@@ -182,6 +191,7 @@ function finish(item, landing) {
 // "Extra turn!" or "Capture! +n" over the board: shown when its move has been sown, gone after a moment or
 // as soon as another move is sown (or the board is redrawn), whichever comes first
 export function flash(key, params = {}) {
+  if (still()) return;
   const f = $("flash");
   flashing = [key, params];
   f.textContent = t(key, params);
