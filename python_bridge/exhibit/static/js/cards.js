@@ -4,19 +4,18 @@
 // for each: the PDP-1's store at the left, its pits on top (its pit 4 at the left), the visitor's pits
 // below and the visitor's store at the right, as on the board.
 
-const $ = (id) => document.getElementById(id);
+import * as dialogs from "./dialogs.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const MINI = { pitX: (col) => 57 + 34 * col, top: 34, bottom: 70, r: 15, storeLeft: 21, storeRight: 195 };
 
-// a card opens at the top of the page: online, a short window's page scrolls, and its cards with it (kiosk.css)
-export function showRules() { $("about").hidden = true; $("rules").hidden = false; window.scrollTo(0, 0); }
-export function showAbout() { $("rules").hidden = true; $("about").hidden = false; window.scrollTo(0, 0); }
-export function closeCards() { $("rules").hidden = true; $("about").hidden = true; }
-
-// a touch outside a card's box (on its shade) closes it
-export function closeOnShade() {
-  for (const id of ["rules", "about"]) $(id).addEventListener("click", (e) => { if (e.target.id === id) $(id).hidden = true; });
-}
+// the cards are modal dialogs (dialogs.js): the focus goes into one as it opens, and back as it closes
+export const showRules = () => dialogs.show("rules");
+export const showAbout = () => dialogs.show("about");
+export const closeCards = dialogs.close;
+export const openCard = dialogs.openCard;
+// Escape, Tab kept within an open card, and a touch on a card's shade, which closes it
+export const init = dialogs.init;
 
 export async function loadRulePictures() {
   drawRulePictures(await fetch("/static/rules.json").then((r) => r.json()));

@@ -11,6 +11,7 @@ import * as announce from "./announce.js";
 import { openConnection } from "./connection.js";
 import * as consoleLights from "./console.js";
 import * as i18n from "./i18n.js";
+import * as keys from "./keys.js";
 import * as paper from "./paper.js";
 import * as sound from "./sound.js";
 
@@ -317,9 +318,12 @@ document.addEventListener("pointerdown", (e) => {
   if (!state || watching()) return;
   const quiet = e.target.closest("#bar, [data-choice], .overlay");
   if (state.mode === "attract") { if (!quiet) send({ type: "play" }); return; }
+  stillHere();
+});
+function stillHere() {  // a touch or a key in a visitor's game: someone is there (a countdown stops)
   const now = Date.now();
   if (now - lastTouchSent > TOUCH_EVERY_MS || state.countdown !== null) { lastTouchSent = now; send({ type: "touch" }); }
-});
+}
 const act = (name, fn) => document.querySelector(`[data-action="${name}"]`)
   .addEventListener("click", (e) => { e.stopPropagation(); fn(); });
 act("play", () => send({ type: "play" }));
@@ -327,21 +331,15 @@ act("new-game", () => send({ type: "new_game" }));
 act("swap", () => { if (!moveSent) { moveSent = true; drawLegal(); sendAnswer({ type: "swap" }); } });
 act("rules", cards.showRules);
 act("about", cards.showAbout);
-act("close-rules", () => { $("rules").hidden = true; });
-act("close-about", () => { $("about").hidden = true; });
-cards.closeOnShade();
-// Nothing a visitor could break at the kiosk: no context menu, no dragging, no keyboard shortcuts.
+act("close-rules", cards.closeCards);
+act("close-about", cards.closeCards);
+cards.init();
+// Nothing a visitor could break at the kiosk: no context menu, no dragging (and no keyboard shortcut: keys.js).
 for (const kind of ["contextmenu", "dragstart", "selectstart"]) document.addEventListener(kind, (e) => e.preventDefault());
-// Online, a keyboard plays too: keys 1-6 are the pits from the visitor's left, s the pie rule's swap.
-document.addEventListener("keydown", (e) => {
-  if (!ONLINE) { e.preventDefault(); return; }
-  if (e.ctrlKey || e.altKey || e.metaKey) return;
-  if (/^[1-6]$/.test(e.key)) { e.preventDefault(); touchPit("visitor", Number(e.key)); }
-  else if ((e.key === "s" || e.key === "S") && state && state.swap) {
-    e.preventDefault();
-    document.querySelector('[data-action="swap"]').click();
-  }
-});
+// A keyboard plays too (keys.js): Tab, the arrows and Enter or Space; keys 1-6 the pits from the visitor's left.
+keys.init({ play: (pit) => touchPit("visitor", pit), swapOffered: () => Boolean(state && state.swap),
+  swap: () => document.querySelector('[data-action="swap"]').click(), kiosk: !ONLINE,
+  active: () => { sound.wake(); if (state && !watching() && state.mode !== "attract") stillHere(); } });
 window.addEventListener("resize", consoleLights.fit);
 
 // What the browser tests read, and the few calls they make as a visitor's touch would: read-only views
