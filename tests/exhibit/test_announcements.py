@@ -2,7 +2,8 @@
 (#announce, js/announce.js) and no other (the flash over the board and the messages below it used to be two, so
 that one event could be read twice, or cut off by the other); in it, once each and in the visitor's language, the
 visitor's moves, the PDP-1's moves with their extra turns and captures, "the PDP-1 is thinking", the visitor's turn
-and the result; nothing again for a language switch or a reconnection's redraw; and the whole board as text on
+and the result; a dropped connection's "one moment" once, and nothing again for a language switch or a
+reconnection's redraw; and the whole board as text on
 demand (the "Read the board" button, the key b).  Online, the place in line is said once, however often the
 server sends it.
 
@@ -117,7 +118,12 @@ def _expected(got: list[dict], polish_from: int) -> list[str]:
     is no news), in English before message ``polish_from`` and in Polish from it on."""
     said: dict | None = None
     out: list[str] = []
+    hellos = 0
     for i, msg in enumerate(got):
+        if msg["type"] == "hello":
+            hellos += 1
+            if hellos > 1:  # a connection dropped before this hello: "one moment" said once, as the page showed it
+                out.append(_t("pl" if i >= polish_from else "en", "notice"))
         s = msg["state"] if msg["type"] == "hello" else msg if msg["type"] == "state" else None
         if s is None:
             continue
@@ -233,6 +239,7 @@ def test_a_game_is_said_once_each_event_in_the_visitors_language(browser_page, t
         page.evaluate("window.__sockets.at(-1).close()")  # a dropped connection: the server's hello redraws it all
         page.wait_for_function("window.__got.filter((m) => m.type === 'hello').length === 2")
         _your_move(page)
+        _said_so_far(page, polish_from, reads)  # "one moment", once, for the dropped connection
         _read_board(page, "pl", "button", reads)  # (its board alone: the hello said nothing again)
 
         while page.evaluate("kiosk.state.phase") != "game_over":

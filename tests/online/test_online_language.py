@@ -27,3 +27,44 @@ def test_the_language_the_page_says_is_kept_with_the_record(tmp_path, kalah_tape
         game = asyncio.run(play(server))
         status, record = server.get(f"/games/{game}/record.txt")
     assert status == 200 and "\nlanguage: pl\n" in record, record
+
+
+def test_the_pages_language_and_the_museums_contact_in_a_browser(browser_page, tmp_path, kalah_tape) -> None:
+    """The page in Chromium says its language as the visitor chooses it (kept with the record); "What is this?"
+    links to the museum's accessibility contact when one is set."""
+    page = browser_page
+    settings = write_settings(tmp_path / "conf")
+    settings.write_text(settings.read_text().replace(
+        "[online]\n", '[online]\naccessibility_contact = "mailto:access@museum.example"\n'))
+    with OnlineServer(settings, tmp_path / "state") as server:
+        page.goto(server.url + "/")
+        page.wait_for_selector('[data-action="play"]', state="visible")
+        page.locator('[data-lang="az"]').tap()
+        page.wait_for_function("document.documentElement.lang === 'az'")
+        page.locator('[data-action="about"]').tap()
+        link = page.locator("#contact-link")
+        assert link.is_visible() and link.get_attribute("href") == "mailto:access@museum.example"
+        assert link.inner_text() == "access@museum.example"
+        page.keyboard.press("Escape")
+        page.locator('[data-action="play"]').tap()
+        page.wait_for_selector('body[data-mode="visitor"]')
+        if page.locator('[data-action="close-rules"]').is_visible():
+            page.locator('[data-action="close-rules"]').tap()
+        while not page.locator('body[data-phase="game_over"]').count():
+            page.wait_for_selector('body[data-phase="game_over"], body[data-phase="your_turn"] #bottom-row .pit.legal')
+            if page.locator('body[data-phase="your_turn"] #bottom-row .pit.legal').count():
+                turn = page.evaluate("kiosk.state.turn")
+                page.locator("#bottom-row .pit.legal").first.tap()
+                page.wait_for_function(f"kiosk.state.turn > {turn} || kiosk.state.phase === 'game_over'")
+        game = page.evaluate("sessionStorage.getItem('kalah-game')")
+        status, record = server.get(f"/games/{game}/record.txt")
+    assert status == 200 and "\nlanguage: az\n" in record, record
+
+
+def test_no_contact_no_link(browser_page, tmp_path, kalah_tape) -> None:
+    with OnlineServer(write_settings(tmp_path / "conf"), tmp_path / "state") as server:
+        browser_page.goto(server.url + "/")
+        browser_page.wait_for_selector('[data-action="about"]', state="visible")
+        browser_page.locator('[data-action="about"]').tap()
+        browser_page.wait_for_selector("#about:not([hidden])")
+        assert browser_page.locator("#about-contact").is_hidden()

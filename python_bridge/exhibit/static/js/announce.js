@@ -126,6 +126,13 @@ export function waiting(msg) {
 // a touch (or a key) that played nothing: its hint, said each time (it answers the visitor's own action)
 export function hint(key) { say(() => t(key)); }
 
+// "one moment" (the connection lost, or the PDP-1 being restored): said once each time it shows
+let noticeShown = false;
+export function notice(shown) {
+  if (shown && !noticeShown) say(() => t("notice"));
+  noticeShown = shown;
+}
+
 // ---- the whole board as text, on demand --------------------------------------------------------
 function sideWords(owner, pits, store) {
   const list = pits.map((n, i) => t("a11y.board.pit", { pit: i + 1, seeds: seeds(n) })).join("; ");

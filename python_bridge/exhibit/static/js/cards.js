@@ -6,6 +6,7 @@
 
 import * as dialogs from "./dialogs.js";
 
+const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const MINI = { pitX: (col) => 57 + 34 * col, top: 34, bottom: 70, r: 15, storeLeft: 21, storeRight: 195 };
 
@@ -73,4 +74,14 @@ function drawRulePictures(rules) {
     for (const [from, to] of p.arrows) parts.push(miniArrow(from, to, m, id));
     svg.replaceChildren(...parts);
   }
+}
+
+// where a visitor reports an accessibility problem, as the museum set it (accessibility_contact): a link on
+// "What is this?", shown only when set
+export function showContact(contact) {
+  const link = $("contact-link");
+  if (!contact || link.getAttribute("href") === contact) { $("about-contact").hidden = !contact; return; }
+  link.setAttribute("href", contact);
+  link.textContent = contact.replace(/^mailto:/, "");
+  $("about-contact").hidden = false;
 }

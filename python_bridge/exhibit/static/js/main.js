@@ -56,6 +56,7 @@ const watching = () => document.body.dataset.control === "no";
 
 function setLanguage(lang) {
   if (!i18n.choose(lang)) return;
+  sayLanguage();  // (kept with an online game's record: the curators count games by language)
   announce.languageChanged();  // (nothing is said again in the new language)
   buildChoices();
   consoleLights.fit();
@@ -65,6 +66,7 @@ function setLanguage(lang) {
 }
 
 const phase = () => (state ? state.phase : "starting");
+const sayLanguage = () => document.body.dataset.control === "yes" && send({ type: "language", language: i18n.current() });
 
 // whether this page controls the game; a watching page says so and shows nothing to touch
 function setControl(controls) {
@@ -106,6 +108,7 @@ function receive(msg) {
       render(msg.state, true);
       if (msg.lights) consoleLights.setLights(msg.lights, phase());
       setControl(msg.control);
+      sayLanguage();
       break;
     case "control": setControl(msg.control); break;
     case "state": render(msg, false); if (ONLINE) answerAgainIfAskedAgain(msg); break;
@@ -190,6 +193,7 @@ function render(s, fresh) {
     defaultLanguage = s.page.language;
     sound.setEnabled(s.page.sound);
     i18n.buildLanguageButtons(s.page.languages, setLanguage);
+    cards.showContact(s.page.contact);
   }
   const enteringAttract = s.mode === "attract" && (!before || before.mode !== "attract");
   if (enteringAttract || fresh && !before) setLanguage(defaultLanguage);
@@ -226,6 +230,7 @@ function render(s, fresh) {
   drawTexts();
   buildChoices();
   $("notice").hidden = !s.notice;
+  announce.notice(Boolean(s.notice));
   $("download").hidden = !(ONLINE && s.mode === "visitor");
   consoleLights.drawStatus(s.phase);
   announce.state(s, bottomPlayer());  // what a screen reader hears of it, once
@@ -361,5 +366,5 @@ consoleLights.drawLamps({});  // every lamp there, unlit, from the start: the co
 Promise.all([i18n.loadCatalogues(), cards.loadRulePictures()]).then(() => {
   setLanguage(i18n.current());
   connection = openConnection({ control: CONTROL, query, onMessage: receive,
-    onDrop: () => { $("notice").hidden = false; } });
+    onDrop: () => { $("notice").hidden = false; announce.notice(true); } });
 });
