@@ -52,13 +52,13 @@ lint: MODE = test
 lint: setup
 	@$(PY) -m ruff check --quiet .
 
-## test: lint, then the whole suite in JOBS workers (default 4), a test file to a worker, the longest files first (the README's test command; .ci/run calls it)
+## test: lint, then the whole suite in JOBS workers (default 6), a test file to a worker, the longest files first (the README's test command; .ci/run calls it)
 # More workers than cores: the tests mostly wait on emulators, servers and browsers.  --no-loadscope-reorder:
 # the files in tests/conftest.py's order (its LONG_FILES first), not pytest-xdist's (most tests first).
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): every worker and
 # every server a test starts would otherwise compile the project again, some 30 CPU-seconds a run.
 test: MODE = test
-test: JOBS ?= 4
+test: JOBS ?= 6
 test: lint build
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
 

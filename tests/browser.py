@@ -97,3 +97,16 @@ def browser_page(browser_context):
     assert not errors, errors
 
 
+def play_out(page, last: bool = False, most: int = 40) -> None:
+    """The visitor's first (or ``last``) legal pit at every question until the game is over, its last sowing
+    shown on the page."""
+    pit = "#bottom-row .pit.legal"
+    for _ in range(most):
+        page.wait_for_selector(f'body[data-phase="your_turn"] {pit}, body[data-phase="game_over"]')
+        if page.locator('body[data-phase="game_over"]').count():
+            break
+        turn = page.evaluate("kiosk.state.turn")
+        (page.locator(pit).last if last else page.locator(pit).first).tap()
+        page.wait_for_function(f"kiosk.state.turn > {turn} || kiosk.state.phase === 'game_over'")
+    page.wait_for_selector('body[data-phase="game_over"]')
+    page.wait_for_selector('body:not([data-sowing="yes"])')

@@ -35,13 +35,17 @@ ROOT = Path(__file__).resolve().parent.parent
 # (``--no-loadscope-reorder``), so these start at once instead of trailing the run on one worker.  Named
 # without their folder: a file moved keeps its place.
 LONG_FILES = (
+    "test_online_layout.py",  # 50: three sizes, four states, four languages, axe at each
+    "test_online_layout_screens.py",  # 50: the same on three screens
+    "test_page_vision.py",  # 45: the page zoomed, reflowed, spaced and measured, in four languages
+    "test_axe.py",  # 30: a game and a server's loss at two sizes
+    "test_axe_screens.py",  # 30: the same at two more
     "test_browser.py",  # 52
     "test_online_load.py",  # 50
     "test_cluster.py",  # 42
     "test_page_defects.py",  # 39
     "test_runner.py",  # 36
     "test_online_waiting.py",  # about 35 (69 before idle_seconds could be 5): a game left idle, a 1960-pace game
-    "test_online_layout.py",  # 25
     "test_page_states.py",  # 24
     "test_hostile.py",  # 18
     "test_pdp1_test_kit.py",  # 18
@@ -50,6 +54,9 @@ LONG_FILES = (
     "test_cluster_page.py",  # 13
     "test_soak.py",  # 13
     "test_level_contract.py",  # 13
+    "test_announcements.py",  # 13
+    "test_online_backup.py",  # 12
+    "test_keyboard_and_dialogs.py",  # 9
 )
 
 

@@ -17,6 +17,7 @@ EXCEPTIONS: dict[str, str] = {}
 
 def axe_problems(page, where: str) -> list[str]:
     """Every rule axe finds broken on ``page`` now, one line each: ``where: rule (impact): help -- targets``."""
+    settle(page)
     if not page.evaluate("typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
     options = {"runOnly": {"type": "tag", "values": list(TAGS)}, "resultTypes": ["violations"]}
@@ -24,6 +25,16 @@ def axe_problems(page, where: str) -> list[str]:
     return [f"{where}: {v['id']} ({v['impact']}): {v['help']} -- "
             + "; ".join(" ".join(map(str, n["target"])) for n in v["nodes"][:4])
             for v in violations if v["id"] not in EXCEPTIONS]
+
+
+SETTLED = """() => document.getAnimations().every((a) => a.playState !== "running"
+                                                 || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def settle(page, timeout_ms: float = 10_000) -> None:
+    """Every transition and finite animation over (a flash fading out is judged at its end, not half-faded;
+    a loop, such as the play button's pulse, runs on)."""
+    page.wait_for_function(SETTLED, timeout=timeout_ms)
 
 
 def axe_version(page) -> str:

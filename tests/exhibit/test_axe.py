@@ -1,7 +1,8 @@
 """axe-core on the online page in the states its layout walk does not reach: waiting in line, the game over,
-and the connection lost (the server gone), at the issue's four sizes (two phones, the kiosk's 10.1" screen, a
-desktop), each size in another of the four languages.  The kiosk's states are walked, with axe at each, by
-tests/kiosk/test_page_states.py; the online page's first states by tests/online/test_online_layout.py.
+and the connection lost (the server gone), at the issue's four sizes: the two phones here, the kiosk's 10.1"
+screen and a desktop in test_axe_screens.py; each size in another of the four languages.  The kiosk's states
+are walked, with axe at each, by tests/kiosk/test_page_states.py; the online page's first states by
+tests/online/test_online_layout.py.
 
 A real online server (one machine: a second tab waits in line), Debian's Chromium, a whole quick game."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import play_out
 from tests.exhibit.axe_check import axe_problems, axe_version
 from tests.online.online_support import OnlineServer, start_in_browser, write_settings
 
@@ -23,27 +25,24 @@ def _speak(page, language: str) -> None:
     page.wait_for_function(f"document.documentElement.lang === '{language}'")
 
 
-def _play_out(page) -> None:
-    """The first legal pit at every question, until the game is over."""
-    while not page.locator('body[data-phase="game_over"]').count():
-        page.wait_for_selector('body[data-phase="game_over"], body[data-phase="your_turn"] #bottom-row .pit.legal')
-        if page.locator('body[data-phase="game_over"]').count():
-            break
-        turn = page.evaluate("kiosk.state.turn")
-        page.locator("#bottom-row .pit.legal").first.tap()
-        page.wait_for_function(f"kiosk.state.turn > {turn} || kiosk.state.phase === 'game_over'")
-    page.wait_for_selector('body:not([data-sowing="yes"])')
+PHONES = SIZES[:2]  # here; the screens' are test_axe_screens.py's (two files, two workers)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("size", PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
 def test_no_violation_in_line_at_the_end_and_with_the_server_gone(size, browser_context, tmp_path,
                                                                   kalah_tape) -> None:
+    walk(size, browser_context, tmp_path)
+
+
+def walk(size: tuple[int, int], browser_context, tmp_path) -> None:
+    """In line, at the game's end and with the server gone, at ``size``, in the size's own language: axe."""
     width, height = size
     language = LANGUAGES[SIZES.index(size)]
     problems: list[str] = []
     with OnlineServer(write_settings(tmp_path / "conf", max_games=1), tmp_path / "state") as server:
         first = browser_context.pages[0] if browser_context.pages else browser_context.new_page()
         first.set_viewport_size({"width": width, "height": height})
+        first.emulate_media(reduced_motion="reduce")  # (the moves drawn at once: axe judges the page, not its motion)
         start_in_browser(first, server.url)
         assert axe_version(first).startswith("4.")
         other = browser_context.new_page()
@@ -55,7 +54,7 @@ def test_no_violation_in_line_at_the_end_and_with_the_server_gone(size, browser_
         other.wait_for_function("/1/.test(document.getElementById('status').textContent)")  # number 1 in line
         problems += axe_problems(other, f"{width}x{height} in line in {language}")
         _speak(first, language)
-        _play_out(first)
+        play_out(first)
         problems += axe_problems(first, f"{width}x{height} game over in {language}")
         server.stop()
         first.wait_for_selector("#notice:not([hidden])")

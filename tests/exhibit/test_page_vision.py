@@ -21,30 +21,18 @@ from tests.kiosk.kiosk_page_checks import (
     look_through,
 )
 from tests.kiosk.test_browser import _server
-from tests.online.online_support import OnlineServer
+from tests.online.online_support import classic_server
 
 pytestmark = pytest.mark.simh
 
 LANGUAGES = ("en", "pl", "tl", "az")
 YOUR_MOVE = 'body[data-mode="visitor"][data-phase="your_turn"] #bottom-row .pit.legal'
 MM_10_INCH = 0.170  # the kiosk's smallest screen, 1280x800 at 10.1 inches
-SETTINGS = """[online]
-max_games = 8
-per_ip_games = 50
-min_free_mb = 0
-pace = "fast"
-[game]
-level = 1
-"""
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, kalah_tape):
-    folder = tmp_path_factory.mktemp("page-vision")
-    settings = folder / "conf" / "online.toml"
-    settings.parent.mkdir()
-    settings.write_text(SETTINGS)
-    with OnlineServer(settings, folder / "state") as started:
+    with classic_server(tmp_path_factory.mktemp("page-vision"), max_games=8) as started:
         yield started
 
 

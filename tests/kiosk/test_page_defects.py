@@ -13,6 +13,7 @@ import time
 import aiohttp
 import pytest
 
+from tests.browser import play_out
 from tests.kiosk.kiosk_page_checks import catalogue
 from tests.kiosk.kiosk_support import KioskServer, Page, write_config
 from tests.kiosk.test_browser import _server, _your_move
@@ -105,14 +106,7 @@ def test_a_flash_goes_with_its_move_and_the_paper_never_asks_for_a_key(browser_p
         }""")
         assert not after, "the extra turn's flash stayed over the board into the next move"
         page.wait_for_selector('body[data-phase="thinking"], body[data-phase="your_turn"] #bottom-row .pit.legal')
-        for _ in range(40):  # play it out
-            page.wait_for_selector('body[data-phase="your_turn"] #bottom-row .pit.legal, body[data-phase="game_over"]')
-            if page.locator('body[data-phase="game_over"]').count():
-                break
-            turn = page.evaluate("kiosk.state.turn")
-            page.locator("#bottom-row .pit.legal").first.tap()
-            page.wait_for_function(f"kiosk.state.turn > {turn} || kiosk.state.phase === 'game_over'")
-        page.wait_for_selector('body:not([data-sowing="yes"])')
+        play_out(page)
         flashes = page.evaluate("flashAtSowing")
         assert len(flashes) >= 3 and not any(flashes), flashes
         # the PDP-1 has typed its offer of a new game (the game is counted once it has): not on this paper

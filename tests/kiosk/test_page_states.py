@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import play_out
 from tests.exhibit.axe_check import axe_problems
 from tests.kiosk.kiosk_page_checks import SCREENS, catalogue, layout_problems
 from tests.kiosk.kiosk_support import ROOT
@@ -90,15 +91,8 @@ def test_every_state_on_each_screen_in_two_languages(screen, browser_page, brows
         _look(watcher, screen, "7-watching", seen)
         watcher.close()
 
-        for _ in range(40):
-            page.wait_for_selector('body[data-phase="your_turn"] #bottom-row .pit.legal, body[data-phase="game_over"]')
-            if page.locator('body[data-phase="game_over"]').count():
-                break
-            played = page.evaluate("kiosk.state.turn")
-            page.locator("#bottom-row .pit.legal").last.tap()
-            page.wait_for_function(f"kiosk.state.turn > {played} || kiosk.state.phase === 'game_over'")
+        play_out(page, last=True)
         page.wait_for_selector('[data-action="new-game"]', state="visible")
-        page.wait_for_selector('body:not([data-sowing="yes"])')
         _look(page, screen, "6-game-over", seen)
     # the server gone: "one moment" until it answers again
     page.wait_for_selector("#notice:not([hidden])")

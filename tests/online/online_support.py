@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
+import sys
 import time
 from pathlib import Path
+from typing import Iterator
 
 import aiohttp
 
-from tests.kiosk.kiosk_support import Page, free_port
+from tests.kiosk.kiosk_support import ROOT, Page, free_port
 from tests.server_process import ServerProcess
 
 # A game over in a few moves: 2 pits, 1 seed, the PDP-1 one ply deep, no choices offered; its searches in the
@@ -110,3 +114,36 @@ def start_in_browser(page, url: str) -> str:
         page.locator('[data-action="close-rules"]').tap()
     page.wait_for_selector(YOUR_MOVE)
     return page.evaluate("sessionStorage.getItem('kalah-game')")
+
+
+# The kiosk's choices and its classic board (six pits) at the fast pace: the pages' layout and vision walks.
+CLASSIC = """[online]
+max_games = {max_games}
+per_ip_games = 50
+min_free_mb = 0
+pace = "fast"
+[game]
+level = 1
+"""
+
+
+@contextlib.contextmanager
+def classic_server(folder: Path, max_games: int) -> Iterator[OnlineServer]:
+    """A server of the classic board in ``folder`` (its settings and state), stopped after the block."""
+    settings = folder / "conf" / "online.toml"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(CLASSIC.format(max_games=max_games))
+    with OnlineServer(settings, folder / "state") as started:
+        yield started
+
+
+def online_command(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m python_bridge online ARGS`` (its database looked after: prune, backup, restore, stats)."""
+    return subprocess.run([sys.executable, "-m", "python_bridge", "online", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+def where(database: tuple[str, Path]) -> list[str]:
+    """The options naming a test's database (``database`` fixture): PostgreSQL's URL, or SQLite's folder."""
+    url, state = database
+    return ["--database", url] if url else ["--state-dir", str(state)]

@@ -6,21 +6,15 @@ commands."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.online.online_support import OnlinePage, OnlineServer, write_settings
+from tests.online.online_support import OnlinePage, OnlineServer, online_command, where, write_settings
 
 pytestmark = pytest.mark.simh
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def _upkeep(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "python_bridge", "online", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, stdin=subprocess.DEVNULL)
 
 
 async def _answer(server: OnlineServer, game: str | None = None) -> tuple[str, dict, int]:
@@ -46,7 +40,6 @@ async def _question(server: OnlineServer, game: str) -> tuple[dict, int]:
 def test_a_backup_taken_mid_game_restores_the_game_by_its_id(database, tmp_path, kalah_tape) -> None:
     url, state = database
     settings = write_settings(tmp_path / "conf", pits=4, seeds=3)
-    where = ["--database", url] if url else ["--state-dir", str(state)]
     if url:
         settings.write_text(settings.read_text().replace("[online]\n", f'[online]\ndatabase = "{url}"\n'))
     backup = tmp_path / "backups" / ("games.sql" if url else "games.sqlite3")
@@ -55,16 +48,16 @@ def test_a_backup_taken_mid_game_restores_the_game_by_its_id(database, tmp_path,
     server.start()
     try:
         game, board, turn = asyncio.run(_answer(server))  # mid-game: a question open
-        taken = _upkeep("backup", str(backup), *where)
+        taken = online_command("backup", str(backup), *where(database))
         assert taken.returncode == 0 and taken.stdout.startswith("backed up:"), (taken.stdout, taken.stderr)
         _, later, _ = asyncio.run(_answer(server, game))  # the game goes on past the backup
         assert later != board
-        refused = _upkeep("restore", str(backup), *where)
+        refused = online_command("restore", str(backup), *where(database))
         assert refused.returncode == 1 and "refused: 1 server uses the games database now" in refused.stderr
         assert refused.stderr.count("\n") == 1
     finally:
         server.stop()
-    restored = _upkeep("restore", str(backup), *where)
+    restored = online_command("restore", str(backup), *where(database))
     assert restored.returncode == 0 and restored.stdout.startswith("restored:"), (restored.stdout, restored.stderr)
     server.start()
     try:
@@ -77,9 +70,9 @@ def test_a_backup_of_the_wrong_kind_or_place_is_one_line(tmp_path) -> None:
     state = tmp_path / "state"
     state.mkdir()
     (tmp_path / "not-a-backup").write_text("hello\n")
-    wrong = _upkeep("restore", str(tmp_path / "not-a-backup"), "--state-dir", str(state))
+    wrong = online_command("restore", str(tmp_path / "not-a-backup"), "--state-dir", str(state))
     assert wrong.returncode == 1 and "is not a SQLite backup made by online backup" in wrong.stderr
-    nowhere = _upkeep("backup", str(tmp_path / "no-such-folder" / "x"), "--state-dir", str(state))
+    nowhere = online_command("backup", str(tmp_path / "no-such-folder" / "x"), "--state-dir", str(state))
     assert nowhere.returncode == 2 and "no games database" in nowhere.stderr
     for done in (wrong, nowhere):
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

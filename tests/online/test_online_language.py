@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from tests.browser import play_out
 from tests.online.online_support import OnlinePage, OnlineServer, write_settings
 
 pytestmark = pytest.mark.simh
@@ -33,6 +34,7 @@ def test_the_pages_language_and_the_museums_contact_in_a_browser(browser_page, t
     """The page in Chromium says its language as the visitor chooses it (kept with the record); "What is this?"
     links to the museum's accessibility contact when one is set."""
     page = browser_page
+    page.emulate_media(reduced_motion="reduce")  # (the moves drawn at once)
     settings = write_settings(tmp_path / "conf")
     settings.write_text(settings.read_text().replace(
         "[online]\n", '[online]\naccessibility_contact = "mailto:access@museum.example"\n'))
@@ -50,12 +52,7 @@ def test_the_pages_language_and_the_museums_contact_in_a_browser(browser_page, t
         page.wait_for_selector('body[data-mode="visitor"]')
         if page.locator('[data-action="close-rules"]').is_visible():
             page.locator('[data-action="close-rules"]').tap()
-        while not page.locator('body[data-phase="game_over"]').count():
-            page.wait_for_selector('body[data-phase="game_over"], body[data-phase="your_turn"] #bottom-row .pit.legal')
-            if page.locator('body[data-phase="your_turn"] #bottom-row .pit.legal').count():
-                turn = page.evaluate("kiosk.state.turn")
-                page.locator("#bottom-row .pit.legal").first.tap()
-                page.wait_for_function(f"kiosk.state.turn > {turn} || kiosk.state.phase === 'game_over'")
+        play_out(page)
         game = page.evaluate("sessionStorage.getItem('kalah-game')")
         status, record = server.get(f"/games/{game}/record.txt")
     assert status == 200 and "\nlanguage: az\n" in record, record

@@ -1,5 +1,6 @@
 """The online page on phones, tablets and desktops, 360 to 1920 px wide, in Debian's Chromium, on one real
-server offering the kiosk's choices and its classic board (six pits): in each state a visitor sees (the start,
+server offering the kiosk's choices and its classic board (six pits), the phones and the tablet here and the
+kiosk's and a desktop's screens in test_online_layout_screens.py: in each state a visitor sees (the start,
 "What is this?", "How to play", the visitor's turn) and in each of the four languages, axe-core finds no
 WCAG 2.2 AA violation (every language at 1280x800, one a size at the others), nothing is cut off,
 off the screen across or under another box, and the page never scrolls sideways (a phone's scrolls down);
@@ -13,7 +14,7 @@ import pytest
 
 from tests.exhibit.axe_check import axe_problems
 from tests.kiosk.kiosk_page_checks import SCREENS, Screen, label_problems, layout_report
-from tests.online.online_support import OnlineServer
+from tests.online.online_support import classic_server
 
 pytestmark = pytest.mark.simh
 
@@ -24,23 +25,11 @@ TEN_INCH = SCREENS[1]  # sizes measured on it alone: the smallest screen in mill
 SIZES = [Screen("360x640-phone", 360, 640, 0.18), Screen("390x844-phone", 390, 844, 0.16),
          Screen("768x1024-tablet", 768, 1024, 0.20), SCREENS[3], TEN_INCH, SCREENS[0]]
 PHONE_WIDTH = 600  # narrower than this the page may scroll down (kiosk.css: a phone)
-SETTINGS = """[online]
-max_games = 6
-per_ip_games = 50
-min_free_mb = 0
-pace = "fast"
-[game]
-level = 1
-"""
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, kalah_tape):
-    folder = tmp_path_factory.mktemp("online-layout")
-    settings = folder / "conf" / "online.toml"
-    settings.parent.mkdir()
-    settings.write_text(SETTINGS)
-    with OnlineServer(settings, folder / "state") as started:
+    with classic_server(tmp_path_factory.mktemp("online-layout"), max_games=6) as started:
         yield started
 
 
@@ -65,9 +54,16 @@ def _look(page, screen: Screen, state: str, seen: dict) -> None:
     page.wait_for_function("document.documentElement.lang === 'en'")
 
 
-@pytest.mark.parametrize("screen", SIZES, ids=[s.name for s in SIZES])
+PHONES_AND_TABLET = SIZES[:3]  # here; the screens' are test_online_layout_screens.py's (two files, two workers)
+
+
+@pytest.mark.parametrize("screen", PHONES_AND_TABLET, ids=[s.name for s in PHONES_AND_TABLET])
 def test_the_online_page_fits_every_width(screen, server, browser_page) -> None:
-    page = browser_page
+    walk(screen, server, browser_page)
+
+
+def walk(screen: Screen, server, page) -> None:
+    """The page at ``screen``'s size through its states, each in every language, measured (and judged by axe)."""
     page.set_viewport_size({"width": screen.width, "height": screen.height})
     seen: dict = {"problems": [], "smallest": {}}
     page.goto(server.url + "/")

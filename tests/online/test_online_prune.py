@@ -4,13 +4,12 @@ running server pruning by itself at start (then daily).  Real databases, the rea
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from python_bridge.online.database import open_store
-from tests.online.online_support import OnlineServer, write_settings
+from tests.online.online_support import OnlineServer, online_command, where, write_settings
 from tests.online.test_store import _age
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +17,7 @@ DAY = 86_400.0
 DONE, LEFT, NEW = "a" * 22, "b" * 22, "c" * 22
 
 
-def _kept(database: tuple[str, object], ages: dict[str, float]) -> None:
+def _kept(database: tuple[str, Path], ages: dict[str, float]) -> None:
     """Games of the given ages in days (``DONE`` finished, the others not), in the database."""
     store = open_store(*database)  # type: ignore[arg-type]
     try:
@@ -29,7 +28,7 @@ def _kept(database: tuple[str, object], ages: dict[str, float]) -> None:
         store.close()
 
 
-def _left(database: tuple[str, object]) -> set[str]:
+def _left(database: tuple[str, Path]) -> set[str]:
     store = open_store(*database)  # type: ignore[arg-type]
     try:
         return {game for game in (DONE, LEFT, NEW) if store.load(game) is not None}
@@ -37,11 +36,8 @@ def _left(database: tuple[str, object]) -> set[str]:
         store.close()
 
 
-def _prune(database: tuple[str, object], *options: str) -> subprocess.CompletedProcess[str]:
-    url, state = database
-    where = ["--database", url] if url else ["--state-dir", str(state)]
-    return subprocess.run([sys.executable, "-m", "python_bridge", "online", "prune", *where, *options], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+def _prune(database: tuple[str, Path], *options: str) -> subprocess.CompletedProcess[str]:
+    return online_command("prune", *where(database), *options)
 
 
 def test_prune_counts_then_removes_what_is_past_keep_days(database) -> None:
@@ -61,9 +57,7 @@ def test_prune_counts_then_removes_what_is_past_keep_days(database) -> None:
 def test_bad_options_are_one_line_and_exit_2(tmp_path) -> None:
     for options, words in ((["--keep-days", "0"], "out of range"), (["--keep-days", "x"], "--keep-days"),
                            (["--state-dir", str(tmp_path / "none")], "no games database")):
-        done = _prune(("", tmp_path), *options) if options[0] != "--state-dir" else subprocess.run(
-            [sys.executable, "-m", "python_bridge", "online", "prune", *options], cwd=ROOT, capture_output=True,
-            text=True, timeout=60, stdin=subprocess.DEVNULL)
+        done = _prune(("", tmp_path), *options) if options[0] != "--state-dir" else online_command("prune", *options)
         assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1, done.stderr
 
 

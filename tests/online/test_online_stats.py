@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from python_bridge.driver.game_records import SavedGame
 from python_bridge.online.database import open_store
 from python_bridge.reference.rules import Variants
+from tests.online.online_support import online_command, where
 
 ROOT = Path(__file__).resolve().parents[2]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -43,10 +43,7 @@ def _keep(database: tuple[str, Path]) -> None:
 
 
 def _stats(database: tuple[str, Path], *options: str) -> subprocess.CompletedProcess[str]:
-    url, state = database
-    where = ["--database", url] if url else ["--state-dir", str(state)]
-    return subprocess.run([sys.executable, "-m", "python_bridge", "online", "stats", *where, *options], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return online_command("stats", *where(database), *options)
 
 
 def test_the_figures_a_curator_asks_for(database, tmp_path) -> None:
