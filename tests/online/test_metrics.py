@@ -56,19 +56,25 @@ def test_an_online_server_counts_a_game_in_prometheus_text(tmp_path, kalah_tape)
         assert first["kalah_games_played_total"] == 0 and first["kalah_database_up"] == 1
         assert first["kalah_healthy"] == 1 and first["kalah_games_running"] == 0
 
-        async def play() -> None:
+        async def play() -> dict[str, float]:
             async with OnlinePage(server) as page:
                 await page.send({"type": "play"})
+                await page.until(page.your_turn)
+                during = metrics(server.get("/metrics")[1])  # (a blocking call: the page waits meanwhile)
                 await page.play_out()
+                return during
 
-        asyncio.run(play())
+        during = asyncio.run(play())
+        assert during["kalah_games_running"] == 1 and during["kalah_emulators"] == 1
+        assert during["kalah_emulator_memory_bytes"] > 1_000_000  # a running pdp1's resident memory
         health = server.wait_for(lambda h: h["games_played"] == 1, what="the game counted")
         assert health["workers"] >= 1 and health["mismatches"] == 0  # every move checked in a worker
         after = metrics(server.get("/metrics")[1])
         assert after["kalah_games_played_total"] == 1 and after["kalah_mismatches_total"] == 0
         assert after['kalah_reply_seconds_count{pace=fast}'] >= 1  # every reply to a move, timed
         assert after["kalah_queue_wait_seconds_count"] == 1 and after['kalah_queue_wait_seconds_bucket{le=0.0}'] == 1
-        assert after["kalah_emulator_cpu_seconds_total"] > 0
+        assert after["kalah_emulator_cpu_seconds_total"] >= during["kalah_emulator_cpu_seconds_total"] >= 0
+        assert after["kalah_emulators"] == 0  # the game over, its machine given back
         request = urllib.request.Request(server.url + "/metrics", headers={"Host": "elsewhere.example"})
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=10)
