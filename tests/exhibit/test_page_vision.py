@@ -51,7 +51,7 @@ def browser(chromium):
 
 class Window:
     """A page in a window of its own: ``width`` x ``height`` CSS px at ``scale`` device px a CSS px; any error of
-    the page fails the test."""
+    the page fails the test.  (The walks that measure sizes ask for reduced motion: each move drawn at once.)"""
 
     def __init__(self, browser, url: str, width: int, height: int, scale: float = 1, **options) -> None:
         self.context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale,
@@ -117,7 +117,7 @@ def test_text_grows_with_the_browsers_zoom(server, browser) -> None:
     or under another box, the page scrolling down only."""
     sizes: dict[str, dict] = {}
     for zoom, (width, height) in ((1, (1280, 800)), (2, (640, 400))):
-        with Window(browser, server.url, width, height, zoom) as window:
+        with Window(browser, server.url, width, height, zoom, reduced_motion="reduce") as window:
             page = window.open()
             for state in ("start", "about"):
                 if state == "about":
@@ -160,7 +160,7 @@ def test_at_320_css_px_wide_the_page_scrolls_down_only(server, browser) -> None:
     (WCAG 1.4.10)."""
     problems = []
     for width, height, states in ((320, 200, ("start", "about", "rules", "your turn")), (320, 568, ("about", "rules"))):
-        with Window(browser, server.url, width, height) as window:
+        with Window(browser, server.url, width, height, reduced_motion="reduce") as window:
             problems += _walk(window.open(), states, f"{width}x{height}")
     assert not problems, "\n".join(problems)
 
@@ -172,7 +172,7 @@ def test_wcag_text_spacing_breaks_nothing(server, browser) -> None:
     layout at 1280x800, every zone of a fixed size, does not hold such spacing yet: docs/accessibility.md.)"""
     problems = []
     for width, height, states in ((360, 640, ("start", "about", "rules", "your turn")), (640, 400, ("start",))):
-        with Window(browser, server.url, width, height) as window:
+        with Window(browser, server.url, width, height, reduced_motion="reduce") as window:
             page = window.open()
             page.add_style_tag(content=TEXT_SPACING)
             assert page.evaluate("getComputedStyle(document.querySelector('#status')).letterSpacing") != "normal"

@@ -119,6 +119,7 @@ def start_in_browser(page, url: str) -> str:
 # The kiosk's choices and its classic board (six pits) at the fast pace: the pages' layout and vision walks.
 CLASSIC = """[online]
 max_games = {max_games}
+workers = 0
 per_ip_games = 50
 min_free_mb = 0
 pace = "fast"
