@@ -6,15 +6,18 @@ the searching while the emulators use the others.  A pool of worker processes (`
 default) searches beside the server: a game's thread sends the position and waits, the lock released, and
 the answer is the same as in the server's own interpreter (the same function, ``reference_decision``).
 A worker that dies is replaced: the pool is made again and the question asked once more; should that fail
-too, the server answers it itself.  Nothing is left running: the pool is shut down with the server, and
-its workers end with it should it be killed.
+too, the server answers it itself.  Nothing is left running: the pool is shut down with the server, and a
+worker whose server is gone (``kill -9``) sees its parent change and ends within ``ORPHAN_LOOK_S``.  The
+workers are spawned (a fresh interpreter each), not forked from a server full of threads and sockets.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -22,6 +25,7 @@ from ..reference.rules import Position, Variants
 from ..reference.search import best_move, level_move, level_pie_swap
 
 Decision = tuple[bool, int, int, int]  # (swap?, pit, depth searched, positions visited)
+ORPHAN_LOOK_S = 1.0
 log = logging.getLogger("kalah.search")
 
 
@@ -35,6 +39,19 @@ def reference_decision(position: Position, variants: Variants, level: int, swap_
     return bool(swap_offered and result.value < 0), result.pit, level, result.nodes
 
 
+def _end_with_the_server() -> None:
+    """In each worker, as it starts: a thread that ends the worker once its server is gone (its parent
+    changes), so that a server killed leaves no worker behind."""
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(ORPHAN_LOOK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
+
+
 class SearchPool:
     """``workers`` processes answering ``decide`` (safe from every game's thread)."""
 
@@ -44,9 +61,8 @@ class SearchPool:
         self._pool = self._made()
 
     def _made(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context("forkserver")  # no fork of a server's threads and sockets
-        context.set_forkserver_preload(["python_bridge.driver.search_pool"])
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_end_with_the_server)
 
     def decide(self, position: Position, variants: Variants, level: int, swap_offered: bool) -> Decision:
         for attempt in (1, 2):

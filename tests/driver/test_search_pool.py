@@ -7,7 +7,10 @@ from __future__ import annotations
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +19,8 @@ from python_bridge.driver.search_pool import SearchPool, reference_decision
 from python_bridge.machine.transcript import Move, Title
 from python_bridge.reference.rules import SOUTH, Variants
 from tests.processes import still_running
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +69,26 @@ def test_a_killed_worker_is_replaced_and_the_question_answered(pool) -> None:
         time.sleep(0.05)
     assert checker.reference_choice() == expected
     assert pool.alive() >= 1 and not set(pool.pids()) & set(victims)
+
+
+def test_a_killed_server_leaves_no_worker_behind(tmp_path) -> None:
+    """A process holding a pool is killed (``kill -9``, no shutdown): its workers end by themselves."""
+    script = tmp_path / "server.py"
+    script.write_text("import sys, time\n"
+                      "from python_bridge.driver.search_pool import SearchPool\n"
+                      "from python_bridge.reference.rules import Variants, start_position\n"
+                      "if __name__ == '__main__':\n"
+                      "    pool = SearchPool(2)\n"
+                      "    pool.decide(start_position(4, 3), Variants(), 2, False)\n"
+                      "    print(' '.join(map(str, pool.pids())), flush=True)\n"
+                      "    time.sleep(60)\n")
+    server = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(pid) for pid in server.stdout.readline().split()]  # type: ignore[union-attr]
+        assert workers and still_running(workers, within=0.1) == workers
+        server.kill()
+        server.wait(10)
+        assert still_running(workers, within=5.0) == [], "search workers outlived their server"
+    finally:
+        server.kill()
+        server.wait(10)
