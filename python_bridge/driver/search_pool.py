@@ -80,9 +80,7 @@ class SearchPool:
 
     def alive(self) -> int:
         """The worker processes running now (started as the first questions come)."""
-        with self._lock:
-            processes = dict(getattr(self._pool, "_processes", None) or {})
-        return sum(1 for process in processes.values() if process.is_alive())
+        return len(self.pids())
 
     def pids(self) -> list[int]:
         with self._lock:

@@ -129,9 +129,8 @@ class GameSession(FrontEnd):
         elif kind == "choose":
             if not (view["mode"] == "attract" or view["phase"] == "game_over"):
                 return "choices are made before a game"
-            what, which = message.choice or ("", "")
-            if which not in (self.config.games if what == "game" else self.config.strengths):
-                return f"{which} is not offered here"
+            if (refused := self.not_offered(message.choice)) is not None:
+                return refused
         try:
             self.inbox.put_nowait(Command(message, reply))
         except queue.Full:
@@ -166,6 +165,18 @@ class GameSession(FrontEnd):
             message = dict(self._view)
         self.publish(message)
 
+    def not_offered(self, choice: tuple[str, str] | None) -> str | None:
+        """Why a visitor's choice (what, which) is refused here, or None: one the museum offers."""
+        what, which = choice or ("", "")
+        if which not in (self.config.games if what == "game" else self.config.strengths):
+            return f"{which} is not offered here"
+        return None
+
+    def set_choice(self, choice: dict) -> None:
+        """The game size and strength the next visitor game is played with, shown on the page."""
+        self.choice = dict(choice)
+        self.update(choices=self.choices_view(self.choice))
+
     def choices_view(self, chosen: dict) -> dict:
         """The choices offered, and the ones the next visitor game is played with."""
         return {"games": list(self.config.games), "strengths": list(self.config.strengths), **chosen}
@@ -186,8 +197,7 @@ class GameSession(FrontEnd):
         kind = command.message.kind
         if kind == "choose" and command.message.choice is not None:
             what, which = command.message.choice
-            self.choice = {**self.choice, what: which}
-            self.update(choices=self.choices_view(self.choice))
+            self.set_choice({**self.choice, what: which})
             command.reply({"type": "ok", "what": "choose"})
             return None
         if kind == "play" and self.mode == "attract":

@@ -219,6 +219,17 @@ def checked_contact(value: object) -> str:
     return value
 
 
+PORTS = (1024, 65535)
+
+
+def checked_metrics_port(value: object) -> int:
+    """``metrics_port``: 0 (``/metrics`` on the server's own port) or a port of its own (the kiosk's and the
+    online exhibit's alike); ConfigError says what is allowed (the caller adds the value refused)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or PORTS[0] <= value <= PORTS[1]):
+        raise ConfigError(f"metrics_port must be 0 (/metrics on the server's own port) or {PORTS[0]:,} to {PORTS[1]:,}")
+    return value
+
+
 def checked_game_value(key: str, value: object) -> object:
     """``value`` for one of the game's keys as a game uses it; ConfigError says what is allowed."""
     if (number := ranged(key, value, INT_RANGES, FLOAT_RANGES)) is not None:

@@ -24,6 +24,7 @@ from ..exhibit.settings import (
     GameSettings,
     checked_game_value,
     checked_hosts,
+    checked_metrics_port,
     ranged,
     read_sections,
 )
@@ -94,9 +95,7 @@ def _checker(base: Path):
         if (number := ranged(key, value, _INT_RANGES, _FLOAT_RANGES)) is not None:
             return number
         if key == "metrics_port":
-            if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or 1024 <= value <= 65535):
-                raise ConfigError("metrics_port must be 0 (/metrics on the kiosk's port) or 1024 to 65535")
-            return value
+            return checked_metrics_port(value)
         if key == "control_token":
             if (not isinstance(value, str) or not (value == "" or TOKEN_LENGTHS[0] <= len(value) <= TOKEN_LENGTHS[1])
                     or set(value) - TOKEN_CHARS):

@@ -343,8 +343,7 @@ class KioskRunner:
         session = self.session
         back_to_attract = mode == "attract" and session.mode != "attract"
         if back_to_attract:  # the next visitor starts from the museum's own settings
-            session.choice = self.config.default_choice()
-            session.update(choices=session.choices_view(session.choice))
+            session.set_choice(self.config.default_choice())
         choice = session.choice
         settings = (self.config.chosen(choice["game"], choice["strength"]) if mode == "visitor"
                     else replace(self.config, level=self.config.attract_level))

@@ -216,13 +216,10 @@ class OnlineApp:
 
 def choose(game: OnlineGame, choice: tuple[str, str] | None) -> str | None:
     """A visitor's choice (game size or strength) for a game not begun; why not, when it is refused."""
-    what, which = choice or ("", "")
-    config = game.config
-    if which not in (config.games if what == "game" else config.strengths):
-        return f"{which} is not offered here"
-    game.session.choice = {**game.session.choice, what: which}
-    game.session.update(choices=game.session.choices_view(game.session.choice))
-    return None
+    refused = game.session.not_offered(choice)
+    if refused is None and choice is not None:
+        game.session.set_choice({**game.session.choice, choice[0]: choice[1]})
+    return refused
 
 
 def build_app(site: Site) -> web.Application:

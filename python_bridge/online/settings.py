@@ -24,6 +24,7 @@ from ..exhibit.settings import (
     GameSettings,
     checked_contact,
     checked_hosts,
+    checked_metrics_port,
     game_settings,
 )
 
@@ -131,10 +132,10 @@ def checked(key: str, value: object) -> object:
     if key == "accessibility_contact":
         return checked_contact(value)
     if key == "metrics_port":
-        if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or 1024 <= value <= 65535):
-            raise ConfigError(f"metrics_port must be 0 (/metrics on the server's port) or 1,024 to 65,535, "
-                              f"not {str(value)[:40]!r}")
-        return value
+        try:
+            return checked_metrics_port(value)
+        except ConfigError as bad:
+            raise ConfigError(f"{bad}, not {str(value)[:40]!r}") from None
     if key == "log_addresses":
         if value not in LOG_ADDRESSES:
             raise ConfigError(f"log_addresses must be one of {', '.join(LOG_ADDRESSES)}, not {str(value)[:40]!r}")

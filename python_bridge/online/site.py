@@ -148,8 +148,7 @@ class Site:
     def new_game(self, choice: dict | None = None) -> OnlineGame:
         game = self._game(new_game_id())
         if choice:
-            game.session.choice = dict(choice)
-            game.session.update(choices=game.session.choices_view(game.session.choice))
+            game.session.set_choice(choice)
         self.games[game.id] = game
         return game
 
@@ -182,14 +181,11 @@ class Site:
         return sum(1 for game in list(self.games.values()) if game.session.driver.machine is not None)
 
     def figures(self) -> Figures:
-        """What ``/metrics`` shows at a scrape (read from the database's health as ``/health`` is)."""
-        running, waiting = self.lobby.counts()
-        database = self.store.problem() or self.leases.failing
-        disk = disk_problem(self.settings.state_dir, self.settings.min_free_mb)
-        c = self.counters
-        return Figures(running=running, waiting=waiting, played=c.games_played, mismatches=c.mismatches,
-                       restarts=c.restarts, errors=c.errors, healthy=database is None and disk is None,
-                       database_up=database is None)
+        """What ``/metrics`` shows at a scrape: ``/health``'s figures, read once."""
+        h = self.health()
+        return Figures(running=h["games"], waiting=h["waiting"], played=h["games_played"], mismatches=h["mismatches"],
+                       restarts=h["restarts"], errors=h["errors"], healthy=h["status"] == "ok",
+                       database_up=h["database"] == "ok")
 
     def health(self) -> dict:
         running, waiting = self.lobby.counts()
