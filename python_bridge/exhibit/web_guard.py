@@ -17,8 +17,11 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import os
 import signal
 import socket
+import threading
+from pathlib import Path
 from typing import Iterable
 
 from aiohttp import web, web_response
@@ -132,11 +135,39 @@ async def listen(app: web.Application, host: str, port: int, header_timeout: flo
     return runner
 
 
+LOWEST_FREE_PORT = 10_000  # the servers' own ports (8360, 8361, 8362) lie below it
+EPHEMERAL = Path("/proc/sys/net/ipv4/ip_local_port_range")
+_ports = {"next": None}  # the port this process tries next (each process walks the range from a place of its own)
+_ports_lock = threading.Lock()
+
+
 def free_port() -> int:
-    """A loopback port free now (the kernel's choice), for a server to be started on."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port free now, for a server a run or a test starts.
+
+    Why not the kernel's choice (``bind(0)``): that is a port of the ephemeral range, which the kernel also
+    gives to outgoing connections, and one could take it between this answer and the server's bind (a
+    test failed so, by chance).  So the port is below that range, and each process walks it from a place of
+    its own (its pid's), so that two test workers seldom try the same port at once."""
+    low, high = LOWEST_FREE_PORT, _ephemeral_start() - 1
+    with _ports_lock:
+        port = _ports["next"] or low + (os.getpid() * 7919) % (high - low)
+        for _ in range(high - low):
+            port = port + 1 if port < high else low
+            with socket.socket() as probe:
+                try:
+                    probe.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+            _ports["next"] = port
+            return port
+    raise OSError("no free loopback port below the ephemeral range")
+
+
+def _ephemeral_start() -> int:
+    try:
+        return int(EPHEMERAL.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
 
 
 def stop_requested(loop: asyncio.AbstractEventLoop) -> asyncio.Event:

@@ -66,3 +66,15 @@ def test_the_access_log_keeps_a_network_never_a_whole_address() -> None:
     assert logged_address("::ffff:198.51.100.23") == "198.51.100.0/24"  # an IPv4 visitor on an IPv6 socket
     assert logged_address("203.0.113.77", "none") == "-" and logged_address(None) == "-"
     assert logged_address("not an address") == "-"
+
+
+def test_a_free_port_is_below_the_ephemeral_range_and_bindable() -> None:
+    """No outgoing connection can take it between the answer and the server's bind; two in a row differ."""
+    import socket
+
+    from python_bridge.exhibit.web_guard import LOWEST_FREE_PORT, _ephemeral_start, free_port
+
+    ports = [free_port() for _ in range(3)]
+    assert len(set(ports)) == 3 and all(LOWEST_FREE_PORT <= p < _ephemeral_start() for p in ports)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", ports[-1]))
