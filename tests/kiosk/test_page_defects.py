@@ -7,6 +7,7 @@ and a paper that asked for a key on a screen with none.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import threading
 import time
 
@@ -218,8 +219,10 @@ def test_a_refused_page_backs_off_to_a_minute_and_the_log_says_so_once(browser_p
     with KioskServer(config) as server:
         watchers = Watchers(server, 1)  # the one place taken
         try:
-            page.clock.install()  # the page's waits run on a clock the test moves on
-            page.goto(server.url + "/")
+            start = datetime.datetime(1960, 11, 30, 12, 0)
+            page.clock.install(time=start)
+            page.clock.pause_at(start)  # its waits run only when the test moves the clock (never by themselves:
+            page.goto(server.url + "/")  # a slow host would let a wait pass before the test had looked)
             waits = [250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000, 60000]
             for n, wait in enumerate(waits, start=1):
                 deadline = time.monotonic() + 20
