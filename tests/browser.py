@@ -5,8 +5,8 @@ error of the page failing the test, no Chromium process left behind.
 Why one Chromium a worker: starting Chromium costs about a CPU-second, and some forty tests use it; a
 context a test keeps them as apart as a browser each.  Why over the DevTools protocol rather than one
 Playwright for the session: Playwright's synchronous API holds an event loop while it is started, and the
-tests that speak to a server through asyncio need theirs; so each test starts Playwright, connects to the
-worker's Chromium, and stops Playwright at its end.
+tests that speak to a server through asyncio need theirs; so each test file starts Playwright, connects to
+the worker's Chromium, and stops Playwright at its end.
 """
 
 from __future__ import annotations
@@ -71,20 +71,29 @@ def _devtools_address(process: subprocess.Popen) -> str:
     raise AssertionError(f"chromium did not start: {''.join(said)[-2000:]}")
 
 
-@pytest.fixture
-def browser_context(chromium_endpoint):
-    """A fresh context of the worker's Chromium (a touch screen of 1280x800 by default), closed after the test."""
+@pytest.fixture(scope="module")
+def connected_browser(chromium_endpoint):
+    """Playwright, started once for a test file, connected to the worker's Chromium; stopped at the file's end
+    (starting Playwright's driver costs most of a CPU-second, and a file's browser tests come one after another)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.connect_over_cdp(chromium_endpoint)
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
         try:
-            context.set_default_timeout(20_000)
-            yield context
+            yield browser
         finally:
-            context.close()
-            browser.close()  # (connected over the protocol: this disconnects, Chromium goes on for the next test)
+            browser.close()  # (connected over the protocol: this disconnects, Chromium goes on for the next file)
+
+
+@pytest.fixture
+def browser_context(connected_browser):
+    """A fresh context of the worker's Chromium (a touch screen of 1280x800 by default), closed after the test."""
+    context = connected_browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    try:
+        context.set_default_timeout(20_000)
+        yield context
+    finally:
+        context.close()
 
 
 @pytest.fixture
