@@ -171,10 +171,10 @@ online-cluster: SERVERS ?= 3
 online-cluster: build
 	$(PY) -m python_bridge online-cluster --servers $(SERVERS) $(ARGS)
 
-## bench-online: the online exhibit under simulated visitors, ramped (STEPS=10,25,50,100,200 PACE=1960|fast ARGS=...)
+## bench-online: the online exhibit under simulated visitors: its three target rows, or with STEPS=10,25,50,100,200 PACE=1960|fast ARGS=... a ramp
 bench-online: MODE = test
 bench-online: build
-	$(PY) -m python_bridge bench-online $(if $(STEPS),--steps $(STEPS)) $(if $(PACE),--pace $(PACE)) $(ARGS)
+	$(PY) -m python_bridge bench-online $(if $(STEPS)$(PACE)$(ARGS),,--targets) $(if $(STEPS),--steps $(STEPS)) $(if $(PACE),--pace $(PACE)) $(ARGS)
 
 ## install-kiosk: as root, the kiosk for a gallery: /opt/kalah-kiosk (no test tools), /etc/kalah-kiosk, the server and its screen (cage running Chromium) as systemd units (docs/kiosk.md)
 install-kiosk:

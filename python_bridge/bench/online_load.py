@@ -27,6 +27,7 @@ at the shipped 1960 pace, the pace kept within 10 % there), every game finished 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -37,6 +38,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from ..exhibit.procinfo import cpu_seconds, descendants, rss_kb
 from ..exhibit.web_guard import free_port
@@ -47,6 +49,10 @@ TARGET_P95_S = {"fast": 1.5, "1960": 15.0}
 PACE_TOLERANCE = 0.10  # the 1960 pace: a counted second of thinking takes 0.9 to 1.1 wall seconds
 THINK_S = (2.0, 8.0)
 STRENGTHS = ("gentle", "fair", "full")
+
+
+class ServerDidNotStart(RuntimeError):
+    """The server measured never answered /health (the command says so in one line, exit status 2)."""
 
 
 @dataclass
@@ -94,6 +100,13 @@ class Step:
                 f"{self.emulator_cpu:6.1%}  {self.peak_rss_kb / 1024:8.1f}  {per_game:7.2f}  "
                 f"{self.errors + self.failed:6d}  {self.mismatches:6d}  {self.seconds:6.0f}  "
                 f"{'   -' if self.pace() is None else f'{self.pace():4.2f}'}")
+
+    def meets(self, target_s: float) -> bool:
+        """Reply p95 within ``target_s``, the 1960 pace (when paced) kept within PACE_TOLERANCE, and every game
+        finished and checked."""
+        ratio = self.pace()
+        paced = ratio is None or abs(ratio - 1) <= PACE_TOLERANCE
+        return self.p95() <= target_s and paced and not self.failed and not self.errors and not self.mismatches
 
     def p95(self) -> float:
         return sorted(self.replies)[min(len(self.replies) - 1, int(0.95 * len(self.replies)))] if self.replies \
@@ -154,7 +167,9 @@ class Measured:
         return server, emulators, rss, kids, {name: _tree_cpu(pid) for name, pid in self.parts.items()}
 
 
-async def _step(site: Measured, visitors: int, seed: int, strength: str | None, think: tuple[float, float]) -> Step:
+async def visitors_step(site: Measured, visitors: int, seed: int, strength: str | None,
+                        think: tuple[float, float]) -> Step:
+    """``visitors`` arriving together at ``site``, each playing one whole game: the step measured."""
     step = Step(visitors)
     step.baseline_rss_kb = sum(rss_kb(pid) for _, pid in site.servers)  # idle servers: the games add to this
     before = {url: _health(url) for url, _ in site.servers}
@@ -208,14 +223,12 @@ def ramp(site: Measured, steps: list[int], pace: str, strength: str | None, seed
     print(HEADER, flush=True)
     met, done = [], []
     for visitors in steps:
-        step = asyncio.run(_step(site, visitors, seed, strength, think))
+        step = asyncio.run(visitors_step(site, visitors, seed, strength, think))
         done.append(step)
         print(step.row(), flush=True)
         if len(site.servers) > 1 or site.parts:
             print("          " + step.costs(), flush=True)
-        ratio = step.pace()
-        paced = ratio is None or abs(ratio - 1) <= PACE_TOLERANCE
-        if step.p95() <= target and paced and not step.failed and not step.errors and not step.mismatches:
+        if step.meets(target):
             met.append(visitors)
     kept = f", the 1960 pace kept within {PACE_TOLERANCE:.0%}" if pace == "1960" else ""
     print(f"capacity: {max(met) if met else 'none of the steps'} simultaneous visitors "
@@ -232,37 +245,47 @@ def settings_text(pace: str, max_games: int | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_bench(steps: list[int], pace: str, strength: str | None, seed: int, max_games: int | None,
-              think: tuple[float, float] = THINK_S) -> int:
-    """Start one server on SQLite, ramp the visitors, print a row a step and the capacity; the exit status."""
+@contextlib.contextmanager
+def one_server(pace: str, max_games: int | None) -> Iterator[tuple[Measured, int]]:
+    """One server on SQLite with the shipped settings but ``pace`` (and ``max_games``), on a free loopback port
+    with a scratch state folder: the site to measure and its ``max_games``; stopped at the end."""
     with tempfile.TemporaryDirectory(prefix="bench-online-") as scratch:
         folder = Path(scratch)
         port = free_port()
         settings = folder / "online.toml"
         settings.write_text(settings_text(pace, max_games))
-        log = open(folder / "server.log", "wb")
-        server = subprocess.Popen([sys.executable, "-m", "python_bridge", "online", "--config", str(settings),
-                                   "--port", str(port), "--state-dir", str(folder / "state")],
-                                  cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    health = _health(url)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        print("bench-online: the server did not start", file=sys.stderr)
-                        return 1
-                    time.sleep(0.2)
-            ramp(Measured(url, [(url, server.pid)]), steps, pace, strength, seed, think, health["max_games"])
-        finally:
-            server.terminate()
+        with open(folder / "server.log", "wb") as log:
+            server = subprocess.Popen([sys.executable, "-m", "python_bridge", "online", "--config", str(settings),
+                                       "--port", str(port), "--state-dir", str(folder / "state")],
+                                      cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+            url = f"http://127.0.0.1:{port}"
             try:
-                server.wait(60)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(5)
-            log.close()
+                health = _started(url, server)
+                yield Measured(url, [(url, server.pid)]), health["max_games"]
+            finally:
+                server.terminate()
+                try:
+                    server.wait(60)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait(5)
+
+
+def _started(url: str, server: subprocess.Popen) -> dict:
+    """The server's first health answer, once it answers (ServerDidNotStart if it never does)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return _health(url)
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise ServerDidNotStart("the online server did not start (its log was in the scratch folder)") from None
+            time.sleep(0.2)
+
+
+def run_bench(steps: list[int], pace: str, strength: str | None, seed: int, max_games: int | None,
+              think: tuple[float, float] = THINK_S) -> int:
+    """Start one server on SQLite, ramp the visitors, print a row a step and the capacity; the exit status."""
+    with one_server(pace, max_games) as (site, games):
+        ramp(site, steps, pace, strength, seed, think, games)
     return 0

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import signal
+from typing import Callable
 
-from ..bench.online_load import STRENGTHS, run_bench
+from ..bench.online_load import STRENGTHS, ServerDidNotStart, run_bench
 from ..online.cluster import ClusterError
 from ..online.scratch_postgres import ScratchError
 from ..online.settings import PACES, RANGES
-from .validators import UsageError, add_seed, bounded_int, new_parser, run_guarded
+from .validators import EXIT_FAILURE, UsageError, add_seed, bounded_int, fail, new_parser, run_guarded
 
 VISITORS = bounded_int(1, 1000)
 MAX_GAMES = bounded_int(*(int(n) for n in RANGES["max_games"]))
@@ -59,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--kills", type=KILLS, default=0, metavar="K",
                         help="1-100, with --servers 2 or more: instead of the ramp, kill a visitor's server K times "
                              "and time each to the next question on the page")
+    parser.add_argument("--targets", action="store_true",
+                        help="instead of the ramp, the three target rows (make bench-online's default): 100 visitors "
+                             "thinking 2-8 s and 40 thinking 1-3 s at the fast pace and full strength, 200 at the "
+                             "1960 pace and the shipped strength; each met or not")
     add_seed(parser, 1, "the seed of every visitor's thinking and moves")
     return parser
 
@@ -73,6 +78,8 @@ def main(argv: list[str]) -> int:
     # SIGTERM ends the run as Ctrl-C does: through every ``with``, so that no server, pdp1, HAProxy or
     # PostgreSQL it started is left behind
     signal.signal(signal.SIGTERM, _stop)
+    if args.targets and (args.servers or args.kills):
+        parser.error("--targets measures one server: not with --servers or --kills")
     if args.kills and args.servers < 2:
         parser.error("--kills needs --servers 2 or more: somewhere for the visitor to go")
     if args.kills:
@@ -86,6 +93,20 @@ def main(argv: list[str]) -> int:
         return run_guarded(lambda: run_cluster_bench(args.steps, args.pace, args.strength, args.seed, args.max_games,
                                                      args.think, args.servers),
                            (UsageError, ClusterError, ScratchError), needs_tape=True)
-    return run_guarded(lambda: run_bench(args.steps, args.pace, args.strength, args.seed, args.max_games,
-                                         args.think),
+    if args.targets:
+        from ..bench.online_targets import run_targets
+
+        return run_guarded(lambda: _measured(lambda: run_targets(args.seed, args.max_games)), (UsageError,),
+                           needs_tape=True)
+    return run_guarded(lambda: _measured(lambda: run_bench(args.steps, args.pace, args.strength, args.seed,
+                                                           args.max_games, args.think)),
                        (UsageError,), needs_tape=True)
+
+
+def _measured(body: Callable[[], int]) -> int:
+    """The benchmark's body; a server that never started is one line and exit status 1 (a failure of the host,
+    not of the command line)."""
+    try:
+        return body()
+    except ServerDidNotStart as exc:
+        return fail(f"bench-online: {exc}", EXIT_FAILURE)

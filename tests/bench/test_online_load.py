@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from python_bridge.bench.online_load import HEADER
+from python_bridge.bench.online_targets import Target, run_targets
 from tests.kiosk.kiosk_support import ROOT
 
 pytestmark = pytest.mark.simh
@@ -60,3 +61,25 @@ def test_a_visitors_server_killed_is_timed_to_the_next_question(kalah_tape) -> N
 def test_kills_need_somewhere_to_go(bridge) -> None:
     refused = bridge("bench-online", "--kills", "3")
     assert refused.returncode == 2 and "--kills needs --servers 2 or more" in refused.stderr
+
+
+def test_target_rows_each_on_a_server_of_its_own_with_met_or_not(kalah_tape, capsys) -> None:
+    small = (Target("fast", "gentle", 2, (0.1, 0.3), 1.5), Target("fast", "gentle", 1, (0.0, 0.1), 0.001))
+    assert run_targets(7, 4, small) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("bench-online targets: ") and "max_games 4" in lines[0]
+    for n, target in enumerate(small):
+        heading, header, row = lines[1 + 3 * n: 4 + 3 * n]
+        assert heading.startswith(target.label() + ", max_games 4: target reply p95 <= ")
+        assert heading.endswith((": met", ": NOT MET"))
+        assert header == "  " + HEADER
+        cells = row.split()
+        assert cells[:2] == [str(target.visitors)] * 2 and cells[10:12] == ["0", "0"]  # all finished; no errors
+        assert cells[13] == "-"  # the pace: fast is unpaced (a 1960 row takes minutes: make bench-online's)
+    assert lines[4].endswith(": NOT MET")  # no reply comes within a millisecond
+    assert lines[7] == f"targets met: {sum(line.endswith(': met') for line in lines)} of 2"
+
+
+def test_targets_measure_one_server(bridge) -> None:
+    refused = bridge("bench-online", "--targets", "--servers", "2")
+    assert refused.returncode == 2 and "--targets measures one server" in refused.stderr
