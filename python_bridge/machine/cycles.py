@@ -222,7 +222,7 @@ def _read_listing(sim: Simh, command: str, timeout: float) -> bytes:
     copied into the transcript.  (Counting at 1960 speed on a busy host
     depends on it: the listing is most of a slice's cost.)
     """
-    child = sim.child
+    child = sim.awake()
     child.send(command + "\r")
     fd = child.child_fd
     parts: list[bytes] = []

@@ -329,6 +329,12 @@ class DiagnosticConsole:
     A command line is typed at once: the program's read loop takes a key in
     a few dozen instructions, far inside SIMH's keyboard poll interval, so no
     key of a line is lost (tests prove it with long lines).
+
+    Between an answer and the next line the ``pdp1`` process is suspended
+    (SIGSTOP; the next exchange wakes it): the program waits for a key in a
+    loop that SIMH runs at full speed, a whole core spent while the caller
+    works out what to type next.  Safe for the keys: the line answered came
+    after any ``cont`` and the keyboard flush that goes with it.
     """
 
     def __init__(self, machine: KalahMachine) -> None:
@@ -354,6 +360,7 @@ class DiagnosticConsole:
                 self.sim.expect(re.compile(r"error\r\n"), timeout=wait)
             except SimhTimeout:
                 continue
+            self.sim.suspend()
             return
         raise ProtocolError("the PDP-1 does not answer in diagnostic mode", self.sim.tail())
 
@@ -365,6 +372,7 @@ class DiagnosticConsole:
         lines = [self.sim.expect(_LINE, timeout).group(1)]
         while lines[-1].startswith(DEPTH_LINE):
             lines.append(self.sim.expect(_LINE, timeout).group(1))
+        self.sim.suspend()
         return DiagnosticAnswer("\n".join(lines))
 
     def set_position(self, position: Position) -> None:

@@ -120,7 +120,7 @@ class Simh(SimhOutput):
             raise SimhError(f"cannot run {cmd!r} while the machine runs: stop it first", self.tail())
         pending, self._unread = self._unread, ""  # program output not yet read stays unread
         try:
-            self.child.send(cmd + "\r")
+            self.awake().send(cmd + "\r")
             out = self._expect_prompt(self.timeout if timeout is None else timeout)
         finally:
             self._unread = pending + self._unread
@@ -267,7 +267,7 @@ class Simh(SimhOutput):
         if self.running:
             raise SimhError("the machine is already running", self.tail())
         pending, self._unread = self._unread, ""  # program output not yet read stays unread
-        self.child.send(cmd + "\r")
+        self.awake().send(cmd + "\r")
         echo = cmd + "\r\n"
         index = self._until(lambda u: u.find(echo) if echo in u else None, self.timeout, f"echo of {cmd!r}")
         self._unread = pending + self._unread[index + len(echo):]
@@ -282,7 +282,7 @@ class Simh(SimhOutput):
         deadline = time.monotonic() + self.timeout
         sent = 0
         while True:
-            self.child.sendcontrol("e")
+            self.awake().sendcontrol("e")
             sent += 1
             try:
                 stop = self.wait_for_stop(min(STOP_RETRY, max(0.0, deadline - time.monotonic())))
@@ -318,7 +318,7 @@ class Simh(SimhOutput):
         cmd = f"step {instructions}"
         pending, self._unread = self._unread, ""
         try:
-            self.child.send(cmd + "\r")
+            self.awake().send(cmd + "\r")
             raw = self._expect_prompt(self.timeout if timeout is None else timeout)
         finally:
             self._unread = pending + self._unread
@@ -350,7 +350,7 @@ class Simh(SimhOutput):
             self.running = False
             raise SimhDied("the pdp1 process exited", self.tail())
         try:
-            self.child.send(keys)
+            self.awake().send(keys)
         except OSError as failure:
             self.running = False
             raise SimhDied(f"the pdp1 process cannot be typed to: {failure}", self.tail()) from None

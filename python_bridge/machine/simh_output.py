@@ -76,7 +76,7 @@ class SimhOutput(SimhProcess):
 
     def _read_more(self, timeout: float) -> bool:
         """Read what the simulator prints next into _unread; False if nothing came in ``timeout``."""
-        idx = self.child.expect([_ANY, pexpect.EOF, pexpect.TIMEOUT], timeout=max(0.0, timeout))
+        idx = self.awake().expect([_ANY, pexpect.EOF, pexpect.TIMEOUT], timeout=max(0.0, timeout))
         if idx == 0:
             text = self.child.after
             self._record(text)

@@ -166,6 +166,12 @@ class SimhProcess(Closing):
             os.kill(self.child.pid, signal.SIGSTOP)
             self.suspended = True
 
+    def awake(self) -> pexpect.spawn:
+        """The child to speak to or read from, woken first if ``suspend`` had stopped it (every exchange with
+        the simulator goes through here, so a machine put to sleep between exchanges never misses one)."""
+        self.wake()
+        return self.child
+
     def wake(self) -> None:
         """SIGCONT after ``suspend`` (nothing happens otherwise)."""
         if self.suspended:
