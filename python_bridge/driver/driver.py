@@ -18,8 +18,7 @@ the thinking) had their bugs one at a time.  Here a game is owned from read-in t
 * the brief form (``panel.brief``): the PDP-1 types no board after a move,
   so the driver stops it where the board would be typed (``shbd``) and
   checks the board in core instead;
-* the record: ``GameOutcome`` (title, moves, the checked end, restarts, the
-  PDP-1's measured choices, the transcript).
+* the record: ``GameOutcome`` (title, moves, the checked end, restarts, the PDP-1's measured choices, the transcript).
 
 The interface::
 
@@ -56,17 +55,8 @@ from ..machine.simh import (
     SimhError,
     SimhTimeout,
 )
-from ..machine.transcript import (
-    Board,
-    Complaint,
-    Event,
-    Move,
-    NewGameOffer,
-    Prompt,
-    Swap,
-    Title,
-    TranscriptParser,
-)
+from ..machine.transcript import Board, Complaint, Event, Move, NewGameOffer, Prompt, Swap, Title, TranscriptParser
+from ..reference.game import Game
 from ..reference.notation import format_record
 from ..reference.rules import SOUTH
 from .crosscheck import CrossChecker, CrossCheckMismatch
@@ -118,6 +108,7 @@ class GameDriver(Closing):
     # typed): a machine thinking flat out need not spin a core while it waits.  None: ``config`` throughout.
     waiting_config: MachineConfig | None = None
     decide: Callable[..., Decision] = reference_decision  # the cross-checks' searches: here, or a SearchPool's
+    sleep_while_choosing: bool = False  # the pdp1 suspended while the visitor chooses (a person at a terminal)
     machine: KalahMachine | None = field(default=None, init=False)
     checker: CrossChecker | None = field(default=None, init=False)
     transcript: str = field(default="", init=False)  # this game's typewriter output (kept across restarts)
@@ -374,8 +365,17 @@ class GameDriver(Closing):
         if self.visitor is None:
             raise CrossCheckMismatch("the PDP-1 asked for a move in a game it plays against itself")
         if self._pending_keys is None:  # after a restart, what was typed is typed again
-            self._pending_keys = self.visitor.choose(checker.game)
+            self._pending_keys = self._chosen(checker.game)
         self._type(self._pending_keys + "\r")
+
+    def _chosen(self, game: Game) -> str:
+        """The visitor's keys.  With ``sleep_while_choosing`` the pdp1 sleeps meanwhile (SIGSTOP, once SIMH's
+        keyboard flush after the last ``cont`` is surely over; typing wakes it): its key loop runs flat out,
+        a core spent for as long as a person thinks."""
+        if self.sleep_while_choosing and self.machine is not None:
+            time.sleep(max(0.0, self._run.continued_at + KEY_AFTER_CONT - time.monotonic()))
+            self.machine.sim.suspend()
+        return self.visitor.choose(game)
 
     def _type(self, keys: str) -> None:
         """Type, no sooner than ``KEY_AFTER_CONT`` after a look at the keyboard loop continued the machine

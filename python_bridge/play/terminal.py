@@ -225,7 +225,7 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
               "reading the Kalah tape in...  (type a pit number and Enter; Ctrl-D or Ctrl-C to leave)\n")
     silence = DEEP_SILENCE_TIMEOUT if panel.depth >= DEEP_LEVEL else SILENCE_TIMEOUT
     driver = GameDriver(panel, TerminalFront(echo, spinner), TerminalVisitor(echo), Pacer(),
-                        silence_timeout=silence)
+                        silence_timeout=silence, sleep_while_choosing=True)
     status = 0
     playing = False  # a game begun and not yet saved
     try:

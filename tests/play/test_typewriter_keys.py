@@ -18,6 +18,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from python_bridge.exhibit.procinfo import descendants
 from python_bridge.machine.simh import Simh, UntypableKeys, untypable
 from tests.processes import as_at_a_terminal
 
@@ -276,3 +277,30 @@ def test_sigterm_at_the_question_leaves_as_ctrl_c_does(kalah_tape, tmp_path: Pat
         child.close(force=True)
     (record,) = tmp_path.glob("kalah-*-game1.txt")
     assert "result: not finished" in record.read_text()
+
+
+def _pdp1_state(player_pid: int) -> str:
+    """The one pdp1 below the play command: its state letter (T: stopped)."""
+    (pid,) = [p for p in descendants(player_pid) if Path(f"/proc/{p}/exe").resolve().name == "pdp1"]
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rindex(")") + 2]
+
+
+def test_the_pdp1_sleeps_while_the_person_thinks_and_wakes_for_each_key(kalah_tape, tmp_path: Path) -> None:
+    child = play("--pits", "4", "--seeds", "3", "--level", "2", records=tmp_path)
+    try:
+        for _ in range(2):  # twice: a woken machine goes back to sleep at its next question
+            question(child)
+            deadline = time.monotonic() + 5
+            while _pdp1_state(child.pid) != "T":  # its key loop would spin a core while the person thinks
+                assert time.monotonic() < deadline, "the pdp1 runs while the person thinks"
+                time.sleep(0.02)
+            legal = _legal_pit(child)
+            child.send(f"{legal}\r")
+            child.expect(f"you play {legal}")
+        question(child)
+        child.sendcontrol("d")
+        child.expect(r"\[you left; the game is saved in ")
+        assert finish(child) == 0
+    finally:
+        child.close(force=True)
