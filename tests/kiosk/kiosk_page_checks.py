@@ -49,7 +49,8 @@ def catalogue(language: str) -> dict[str, str]:
     return json.loads((CATALOGUES / f"{language}.json").read_text(encoding="utf-8"))
 
 
-# Everything is checked on what the visitor can see: an open card hides the page beneath it.
+# Everything is checked on what the visitor can see: an open card hides the page beneath it; a panel that scrolls
+# down (a card's words, overflow-y auto) cuts off nothing above or below it, the visitor scrolls to it.
 # Its argument: the screen's millimetres a pixel, or {mm, sizes, scrolls, covered}: sizes false leaves the
 # sizes unchecked, scrolls true lets the page scroll down (a phone), covered true also finds text under another box.
 _LAYOUT = r"""
@@ -107,7 +108,13 @@ _LAYOUT = r"""
     const t = range.getBoundingClientRect();
     const rolling = el.closest("#paper");  // the paper rolls up out of sight, as on the typewriter
     const down = rolling || o.scrolls;  // below the screen (or above it) is in sight once the page scrolls
-    if (t.left < -0.5 || t.right > vw + 0.5 || (!down && (t.top < -0.5 || t.bottom > vh + 0.5)))
+    // a panel that scrolls down (a card's words) brings what is below or above it into sight: it must be on the
+    // screen itself, its words in it
+    let panel = null;
+    for (let a = el; a && a !== document.body && !panel; a = a.parentElement)
+      if (/auto|scroll/.test(getComputedStyle(a).overflowY)) panel = a;
+    const high = panel ? panel.getBoundingClientRect() : t;
+    if (t.left < -0.5 || t.right > vw + 0.5 || (!down && (high.top < -0.5 || high.bottom > vh + 0.5)))
       problems.push(`off the screen: ${name(el)} "${text.slice(0, 30)}"`);
     const seen = { left: 0, top: 0, right: vw, bottom: vh };  // where the text can be seen: the screen, less the clips
     let clipped = false;
@@ -115,8 +122,9 @@ _LAYOUT = r"""
       const cs = getComputedStyle(a);
       if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
       const r = a.getBoundingClientRect();
-      const across = t.left < r.left - 0.5 || t.right > r.right + 0.5;
-      if (!clipped && (across || (!rolling && (t.top < r.top - 0.5 || t.bottom > r.bottom + 0.5))))
+      const across = t.left < r.left - 0.5 || t.right > r.right + 0.5;  // (a panel that scrolls across cuts off too)
+      const scrolled = rolling || /auto|scroll/.test(cs.overflowY);
+      if (!clipped && (across || (!scrolled && (t.top < r.top - 0.5 || t.bottom > r.bottom + 0.5))))
         problems.push(`cut off: ${name(el)} "${text.slice(0, 30)}" by ${name(a)}`);
       clipped = true;  // the nearest clip only: the text's own box is measured against it
       Object.assign(seen, { left: Math.max(r.left, seen.left), top: Math.max(r.top, seen.top),
@@ -415,15 +423,15 @@ CONTRAST = r"""
 """
 
 
-def look_through(page, mm_per_px: float, every_screenful: bool = True) -> list[str]:
-    """The layout checks without sizes (a zoomed or restyled page is not the kiosk's), text under another box
-    included, at each screenful down a page that scrolls (or only its top); the page that cannot scroll must hold
-    everything on its screen.  Problems, each once."""
+def look_through(page, mm_per_px: float, every_screenful: bool = True, sizes: bool = False) -> list[str]:
+    """The layout checks, text under another box included, at each screenful down a page that scrolls (or only its
+    top); the page that cannot scroll must hold everything on its screen.  Without sizes (a zoomed page is not the
+    kiosk's) unless ``sizes``.  Problems, each once."""
     scrolls = page.evaluate("['auto', 'scroll'].includes(getComputedStyle(document.documentElement).overflowY)")
     height, screen = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
     problems: list[str] = []
     for top in range(0, height, screen) if scrolls and every_screenful else [0]:
         page.evaluate(f"window.scrollTo(0, {top})")
-        problems += layout_report(page, mm_per_px, sizes=False, scrolls=scrolls, covered=True)["problems"]
+        problems += layout_report(page, mm_per_px, sizes=sizes, scrolls=scrolls, covered=True)["problems"]
     page.evaluate("window.scrollTo(0, 0)")
     return sorted(set(problems))

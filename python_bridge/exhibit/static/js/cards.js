@@ -15,8 +15,15 @@ export const showRules = () => dialogs.show("rules");
 export const showAbout = () => dialogs.show("about");
 export const closeCards = dialogs.close;
 export const openCard = dialogs.openCard;
-// Escape, Tab kept within an open card, and a touch on a card's shade, which closes it
-export const init = dialogs.init;
+// Escape, Tab kept within an open card, and a touch on a card's shade, which closes it; and the cards' room under
+// the bar, which stays above them: where the bar ends (lower when its words need more room: a language's longer
+// names, a visitor's own text spacing), kept in --bar-end for kiosk.css
+export function init() {
+  dialogs.init();
+  const bar = $("bar"), root = document.documentElement;
+  new ResizeObserver(() => root.style.setProperty("--bar-end", `${bar.getBoundingClientRect().bottom + scrollY}px`))
+    .observe(bar);
+}
 
 export async function loadRulePictures() {
   drawRulePictures(await fetch("/static/rules.json").then((r) => r.json()));

@@ -129,7 +129,8 @@ function receive(msg) {
 
 // ---- the visitor's touches on the board -----------------------------------------------------
 function touchPit(side, pit) {
-  if (!state || state.mode !== "visitor" || watching()) return;  // attract mode: the touch starts a game (below)
+  if (state && state.mode === "attract" && !watching()) { send({ type: "play" }); return; }  // (as a tap anywhere)
+  if (!state || state.mode !== "visitor" || watching()) return;
   if (side === "pdp-1") { hint("hint.theirs"); return; }
   if (moveSent || board.animating() || state.phase !== "your_turn") {
     if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint("hint.thinking");  // a double tap gets no hint, and no move
@@ -316,14 +317,17 @@ function buildChoices() {
 }
 
 // ---- touches anywhere, the buttons, and what a visitor cannot do ---------------------------
-// Any touch: in attract mode it starts a game (unless it was on the bar, a choice or a card);
-// otherwise it tells the server someone is there (which stops a countdown).
-document.addEventListener("pointerdown", (e) => {
+// Any touch: in attract mode a tap starts a game (unless it was on the bar, a choice or a card; a touch that
+// scrolls a page taller than its screen, a visitor's own text spacing, starts none); otherwise it tells the
+// server someone is there (which stops a countdown).
+document.addEventListener("pointerdown", () => {
   sound.wake();
-  if (!state || watching()) return;
-  const quiet = e.target.closest("#bar, [data-choice], .overlay");
-  if (state.mode === "attract") { if (!quiet) send({ type: "play" }); return; }
-  stillHere();
+  if (state && !watching() && state.mode !== "attract") stillHere();
+});
+document.addEventListener("click", (e) => {
+  if (state && !watching() && state.mode === "attract" && !e.target.closest("#bar, [data-choice], .overlay")) {
+    send({ type: "play" });
+  }
 });
 function stillHere() {  // a touch or a key in a visitor's game: someone is there (a countdown stops)
   const now = Date.now();
