@@ -220,9 +220,11 @@ def test_a_refused_page_backs_off_to_a_minute_and_the_log_says_so_once(browser_p
         watchers = Watchers(server, 1)  # the one place taken
         try:
             start = datetime.datetime(1960, 11, 30, 12, 0)
-            page.clock.install(time=start)  # (it runs by itself from there: pausing an hour on is never in the past)
-            page.clock.pause_at(start + datetime.timedelta(hours=1))  # its waits run only when the test moves the
-            page.goto(server.url + "/")  # clock, never by themselves: a slow host let a wait pass before the test looked
+            # the page's waits run only when the test moves its clock, never by themselves: a slow host let a
+            # wait pass before the test looked (it runs by itself once installed: an hour on is never the past)
+            page.clock.install(time=start)
+            page.clock.pause_at(start + datetime.timedelta(hours=1))
+            page.goto(server.url + "/")
             waits = [250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000, 60000]
             for n, wait in enumerate(waits, start=1):
                 deadline = time.monotonic() + 20
