@@ -68,10 +68,13 @@ SECTIONS = (
             "4-seed games: true 1960 seconds a move (cycles x 5 us) and the depth reached. Play-mode moves "
             "cross-checked a second and diagnostic fuzz cases a second, at full speed, on this machine.",
             "python_bridge", ("bench",)),
-    Section("reference", "The reference search's speed",
+    Section("reference", "The reference search's and proof's speed",
             "The reference search every PDP-1 move is checked with: version 0.2.0's readable search against the "
             "fast one (the same pit, value and node count), on seeded midgame positions of 6 pits and 4 seeds, at "
-            "the default level and fixed depths 4 and 8; CPU seconds, the fastest of three runs, and the ratio.",
+            "the default level and fixed depths 4 and 8; CPU seconds, the fastest of three runs, and the ratio. "
+            "Then the reference proof every `w` is checked with: the readable proof (the specification) against "
+            "the fast one (the same answer, node count and deepest ply), on the starts of Kalah(4,3), (6,2) and "
+            "(5,3) at the bounds either side of their value, and the fast proof's positions a CPU second.",
             "python_bridge", ("bench-ref",)),
     Section("contract", "What each search-contract change buys",
             "The default level's deepening within its position budget, with each candidate change to the "
@@ -137,6 +140,14 @@ SECTIONS = (
             "OpenSpiel's alpha-beta and MCTS bots, all 35 two-ply openings with both colours. Needs the "
             "optional package open-spiel (`make bench-strength` or `make figures FIGURES=all` installs it).",
             "python_bridge", ("strength", "--games", "70", "--seed", "1", "--jobs", "2"), long=True),
+    Section("online-targets", "The PDP-1 online: the host's targets",
+            "What one host must serve, each row on a server of its own with the shipped settings but the pace: "
+            "100 visitors thinking 2-8 s a move and 40 thinking 1-3 s at the fast pace and full strength (reply "
+            "p95 within 1.5 s), and 200 playing at once at the 1960 pace and the shipped strength (p95 within "
+            "15 s, the pace within 10 %). The visitors arrive together and each plays one whole game; every move "
+            "of the PDP-1 is checked by the reference before the visitor sees the next question. The shipped "
+            "`max_games` follows from the last row.",
+            "python_bridge", ("bench-online", "--targets"), long=True),
     Section("online-fast", "The PDP-1 online: simulated visitors, fast",
             "The online server with its shipped settings but the fast pace, the PDP-1 at full strength, loaded by "
             "simulated visitors (real WebSocket clients, seeded, thinking 2-8 s a move, each playing one whole "
