@@ -14,9 +14,16 @@ import urllib.request
 from pathlib import Path
 
 from python_bridge.exhibit.procinfo import descendants
+from python_bridge.exhibit.web_guard import free_port
 from tests.processes import still_running
 
 ROOT = Path(__file__).resolve().parent.parent
+PORT_TRIES = 3
+ADDRESS_IN_USE = "address already in use"  # (errno 98: the server says so in its one line, as asyncio words it)
+
+
+class PortTaken(AssertionError):
+    """The server's port was another process's before the server could listen on it."""
 
 
 class ServerProcess:
@@ -34,16 +41,42 @@ class ServerProcess:
         self.seen: set[int] = set()
 
     def start(self, timeout: float = 20, ready=lambda h: h["status"] == "ok"):
-        """Start the server and wait until its health satisfies ``ready`` (healthy, by default)."""
-        with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "python_bridge", *self.args], cwd=ROOT, stdout=out,
-                                         stderr=subprocess.STDOUT, env={**os.environ, **(self.env or {})})
-        try:
-            self.wait_for(ready, timeout)
-        except AssertionError:  # a server that never got ready is stopped all the same, never left behind
-            self.stop()
-            raise
-        return self
+        """Start the server and wait until its health satisfies ``ready`` (healthy, by default).
+
+        Its port is a free one (``free_port``), but another worker's server may take it first: then the health
+        that answers is another process's, and this server cannot listen.  Such a start is tried again on
+        another port (``move``), up to ``PORT_TRIES`` times; a server that fails otherwise fails the test."""
+        for _ in range(PORT_TRIES):
+            with open(self.log, "ab") as out:
+                self.proc = subprocess.Popen([sys.executable, "-m", "python_bridge", *self.args], cwd=ROOT,
+                                             stdout=out, stderr=subprocess.STDOUT,
+                                             env={**os.environ, **(self.env or {})})
+            try:
+                self.wait_for(lambda h: self._ours(h) and ready(h), timeout)
+                return self
+            except PortTaken:
+                self.stop()
+                self.move()
+            except AssertionError:  # a server that never got ready is stopped all the same, never left behind
+                self.stop()
+                raise
+        raise AssertionError(f"{self.what}: every port tried was taken by another process")
+
+    def _ours(self, report: dict) -> bool:
+        """Whether ``report`` is this server's own health (PortTaken if another server answered, or this one
+        could not listen)."""
+        assert self.proc is not None
+        pid = report.get("pid", report.get("server_pid"))
+        if pid not in (None, self.proc.pid):
+            raise PortTaken(f"another server (pid {pid}) answers on {self.url}")
+        return True
+
+    def move(self) -> None:
+        """Listen on another free port next time (a subclass that names its port elsewhere moves it there)."""
+        port = free_port()
+        old = self.url.rsplit(":", 1)[1]
+        self.args = [str(port) if arg == old else arg for arg in self.args]
+        self.url = f"http://127.0.0.1:{port}"
 
     def get(self, path: str) -> tuple[int, str]:
         try:
@@ -61,7 +94,10 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         last: dict = {}
         while time.monotonic() < deadline:
-            assert self.proc is not None and self.proc.poll() is None, self.output()
+            assert self.proc is not None
+            if self.proc.poll() is not None and ADDRESS_IN_USE in self.output().lower():
+                raise PortTaken(f"{self.url} was taken before {self.what} could listen")
+            assert self.proc.poll() is None, self.output()
             try:
                 last = self.health()
                 if condition(last):

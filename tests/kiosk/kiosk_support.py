@@ -59,6 +59,12 @@ class KioskServer(ServerProcess):
         super().__init__(["kiosk", "--config", str(config)], f"http://127.0.0.1:{self.port}",
                          config.parent / "server-output.txt", env)
 
+    def move(self) -> None:
+        """Another free port, in the configuration file (where the kiosk reads its port)."""
+        old, self.port = self.port, free_port()
+        self.config.write_text(self.config.read_text().replace(f"port = {old}\n", f"port = {self.port}\n", 1))
+        self.url = f"http://127.0.0.1:{self.port}"
+
     def start(self, timeout: float = 20, ready=lambda h: h["status"] == "ok" and h["pdp1_alive"]) -> "KioskServer":
         return super().start(timeout, ready)
 

@@ -60,6 +60,10 @@ class OnlineServer(ServerProcess):
     def start(self, timeout: float = 20, ready=None) -> "OnlineServer":
         return super().start(timeout, ready or self.ready)
 
+    def move(self) -> None:
+        super().move()
+        self.port = int(self.url.rsplit(":", 1)[1])
+
 
 class OnlinePage(Page):
     """A page of the online exhibit: its game's ID, its place in line, a "full" answer."""
