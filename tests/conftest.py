@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LONG_FILES = (
     "test_online_layout.py",  # 50: three sizes, four states, four languages, axe at each
     "test_online_layout_screens.py",  # 50: the same on three screens
-    "test_page_vision.py",  # 45: the page zoomed, reflowed, spaced and measured, in four languages
+    "test_page_vision.py",  # 50: the page spaced (the kiosk in every state), its contrast, motion and smallest text
+    "test_page_zoom.py",  # 45: the page zoomed at four steps and reflowed at 320 px, in four languages
     "test_axe.py",  # 30: a game and a server's loss at two sizes
     "test_axe_screens.py",  # 30: the same at two more
     "test_browser.py",  # 52

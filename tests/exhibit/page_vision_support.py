@@ -1,0 +1,135 @@
+"""What ``test_page_vision`` and ``test_page_zoom`` share: windows of any size, scale and media, the page's states
+walked in every language, and its contrast read (their server and browser are ``conftest``'s)."""
+
+from __future__ import annotations
+
+from tests.kiosk.kiosk_page_checks import (
+    CONTRAST,
+    look_through,
+)
+
+LANGUAGES = ("en", "pl", "tl", "az")
+YOUR_MOVE = 'body[data-mode="visitor"][data-phase="your_turn"] #bottom-row .pit.legal'
+MM_10_INCH = 0.170  # the kiosk's smallest screen, 1280x800 at 10.1 inches
+
+
+class Window:
+    """A page in a window of its own: ``width`` x ``height`` CSS px at ``scale`` device px a CSS px; any error of
+    the page fails the test.  (The walks that measure sizes ask for reduced motion: each move drawn at once.)"""
+
+    def __init__(self, browser, url: str, width: int, height: int, scale: float = 1, **options) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale,
+                                           has_touch=True, **options)
+        self.context.set_default_timeout(20_000)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.url = url
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+    def open(self, init_script: str | None = None):
+        page = self.page
+        if init_script:
+            page.add_init_script(init_script)
+        page.goto(self.url + "/")
+        page.wait_for_selector('[data-action="play"]', state="visible")
+        page.wait_for_function("document.fonts.status === 'loaded'")
+        return page
+
+
+def _language(page, language: str) -> None:
+    page.locator(f'[data-lang="{language}"]').tap()
+    page.wait_for_function(f"document.documentElement.lang === '{language}'")
+
+
+def _card(page, name: str, open_it: bool) -> None:
+    page.locator(f'[data-action="{name if open_it else "close-" + name}"]').tap()
+    page.wait_for_selector(f"#{name}:not([hidden])" if open_it else f"#{name}[hidden]", state="attached")
+
+
+def _play(page) -> None:
+    """The game begun (the quick one), the rules card closed if it showed, the visitor asked a move."""
+    page.locator('[data-choice="quick"]').tap()
+    page.locator('[data-action="play"]').tap()
+    page.wait_for_selector('body[data-mode="visitor"]')
+    if page.locator('[data-action="close-rules"]').is_visible():
+        _card(page, "rules", False)
+    page.wait_for_selector(YOUR_MOVE)
+    page.wait_for_selector('body:not([data-sowing="yes"])')
+
+
+def _move(page) -> bool:
+    """One move of the visitor's (its last legal pit), then the visitor's turn again: False once the game is over."""
+    turn = page.evaluate("kiosk.state.turn")
+    page.locator("#bottom-row .pit.legal").last.tap()
+    page.wait_for_function(f"kiosk.state.turn > {turn} || kiosk.state.phase === 'game_over'")
+    page.wait_for_selector(f'{YOUR_MOVE}, body[data-phase="game_over"]')
+    page.wait_for_selector('body:not([data-sowing="yes"])')
+    return page.locator('body[data-phase="game_over"]').count() == 0
+
+
+ZOOMS = ((1, 1920, 1080), (1.25, 1536, 864), (1.5, 1280, 720), (2, 960, 540))  # a 1920x1080 window, zoomed
+# the status line, "How to play" and the main button (Touch to play), by their places on the page (SIZES' keys)
+MAIN_TEXTS = ("#kiosk>#messages>#status", "#kiosk>#bar>button[1]", "#kiosk>#actions>div[4]>button[0]")
+
+
+def _in_every_language(page, what: str, screenfuls: tuple[str, ...] = ("en",), sizes: bool = False) -> list[str]:
+    """The page as it is, in each language, looked through (every screenful down in ``screenfuls``' languages, the
+    top in the others; the kiosk's sizes too if ``sizes``); then English again."""
+    problems = []
+    for language in LANGUAGES:
+        _language(page, language)
+        problems += [f"{what} in {language}: {p}" for p in
+                     look_through(page, MM_10_INCH, every_screenful=language in screenfuls, sizes=sizes)]
+    _language(page, "en")
+    return problems
+
+
+def _walk(page, states: tuple[str, ...], where: str, screenfuls: tuple[str, ...] = ("en",),
+          sizes: bool = False) -> list[str]:
+    """Each state in each language, looked through (_in_every_language)."""
+    problems = []
+    for state in states:
+        if state in ("about", "rules"):
+            _card(page, state, True)
+        if state == "your turn":
+            _play(page)
+        problems += _in_every_language(page, f"{where} {state}".strip(), screenfuls, sizes)
+        if state in ("about", "rules"):
+            _card(page, state, False)
+    return problems
+
+
+def _scroll_by_touch(page, x: int, y: int) -> None:
+    """A finger on the screen at (x, y) drawn up 300 px, as a visitor scrolls a page down: a touch, no tap."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 21):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 15 * step}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function("scrollY > 0")
+
+
+def _contrast(page, states: tuple[str, ...], where: str) -> list[str]:
+    problems = []
+    for state in states:
+        if state in ("about", "rules"):
+            _card(page, state, True)
+        if state == "your turn":
+            _play(page)
+        if state == "after a move":
+            _move(page)
+            assert page.locator("#board .last").count() == 1
+        report = page.evaluate(CONTRAST)
+        assert report["texts"] >= 4, (where, state, report)
+        assert state not in ("your turn", "after a move") or report["marks"] >= 8, (where, state, report)
+        problems += [f"{where} {state}: {p}" for p in report["problems"]]
+        if state in ("about", "rules"):
+            _card(page, state, False)
+    return problems
