@@ -96,14 +96,26 @@ def _walk(page, states: tuple[str, ...], where: str, screenfuls: tuple[str, ...]
     """Each state in each language, looked through (_in_every_language)."""
     problems = []
     for state in states:
-        if state in ("about", "rules"):
-            _card(page, state, True)
-        if state == "your turn":
-            _play(page)
+        _into(page, state)
         problems += _in_every_language(page, f"{where} {state}".strip(), screenfuls, sizes)
-        if state in ("about", "rules"):
-            _card(page, state, False)
+        _out_of(page, state)
     return problems
+
+
+def _into(page, state: str) -> None:
+    """The page brought to ``state``: a card opened, the game begun, or a move made."""
+    if state in ("about", "rules"):
+        _card(page, state, True)
+    if state == "your turn":
+        _play(page)
+    if state == "after a move":
+        _move(page)
+        assert page.locator("#board .last").count() == 1
+
+
+def _out_of(page, state: str) -> None:
+    if state in ("about", "rules"):
+        _card(page, state, False)
 
 
 def _scroll_by_touch(page, x: int, y: int) -> None:
@@ -119,17 +131,10 @@ def _scroll_by_touch(page, x: int, y: int) -> None:
 def _contrast(page, states: tuple[str, ...], where: str) -> list[str]:
     problems = []
     for state in states:
-        if state in ("about", "rules"):
-            _card(page, state, True)
-        if state == "your turn":
-            _play(page)
-        if state == "after a move":
-            _move(page)
-            assert page.locator("#board .last").count() == 1
+        _into(page, state)
         report = page.evaluate(CONTRAST)
         assert report["texts"] >= 4, (where, state, report)
         assert state not in ("your turn", "after a move") or report["marks"] >= 8, (where, state, report)
         problems += [f"{where} {state}: {p}" for p in report["problems"]]
-        if state in ("about", "rules"):
-            _card(page, state, False)
+        _out_of(page, state)
     return problems

@@ -49,6 +49,14 @@ def question(child: pexpect.spawn) -> None:
         time.sleep(0.01)
 
 
+def leave_saved(child: pexpect.spawn, key: str) -> None:
+    """At the next question, Ctrl-``key`` (d or c): the game saved, exit status 0."""
+    question(child)
+    child.sendcontrol(key)
+    child.expect(r"\[you left; the game is saved in ")
+    assert finish(child) == 0
+
+
 def finish(child: pexpect.spawn) -> int:
     child.expect(pexpect.EOF)
     child.close()
@@ -65,10 +73,7 @@ def test_keys_without_a_fiodec_code_are_refused_and_the_game_goes_on(kalah_tape,
             assert "Traceback" not in child.before
         child.send("1\r")
         child.expect("you play 1")
-        question(child)
-        child.sendcontrol("d")
-        child.expect(r"\[you left; the game is saved in ")
-        assert finish(child) == 0
+        leave_saved(child, "d")
     finally:
         child.close(force=True)
     (record,) = tmp_path.glob("kalah-*-game1.txt")
@@ -132,10 +137,7 @@ def test_spaces_capitals_and_numbers_that_are_no_pit(kalah_tape, tmp_path: Path,
         legal = _legal_pit(child)
         child.send(f"{legal} \r")
         child.expect(f"you play {legal}")
-        question(child)
-        child.sendcontrol("c")
-        child.expect(r"\[you left; the game is saved in ")
-        assert finish(child) == 0
+        leave_saved(child, "c")
     finally:
         child.close(force=True)
 
@@ -161,10 +163,7 @@ def test_type_ahead_never_answers_a_later_question(kalah_tape, tmp_path: Path) -
         assert "2\r\n" not in child.before and "5\r\n" not in child.before  # never even echoed
         child.send("4\r")
         child.expect("you play 4")
-        question(child)
-        child.sendcontrol("c")
-        child.expect(r"\[you left; the game is saved in ")
-        assert finish(child) == 0
+        leave_saved(child, "c")
     finally:
         child.close(force=True)
     (record,) = tmp_path.glob("kalah-*-game1.txt")
@@ -298,9 +297,6 @@ def test_the_pdp1_sleeps_while_the_person_thinks_and_wakes_for_each_key(kalah_ta
             legal = _legal_pit(child)
             child.send(f"{legal}\r")
             child.expect(f"you play {legal}")
-        question(child)
-        child.sendcontrol("d")
-        child.expect(r"\[you left; the game is saved in ")
-        assert finish(child) == 0
+        leave_saved(child, "d")
     finally:
         child.close(force=True)
