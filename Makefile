@@ -102,7 +102,7 @@ fuzz: build
 bench: build
 	$(PY) -m python_bridge bench $(ARGS)
 
-## bench-ref: the reference search against 0.2.0's, side by side: midgame, default level and depths 4, 8
+## bench-ref: the reference search against 0.2.0's, side by side: midgame, default level and depths 4, 8; the proof against the readable one
 bench-ref: setup
 	$(PY) -m python_bridge bench-ref $(ARGS)
 

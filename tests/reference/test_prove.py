@@ -251,17 +251,13 @@ def test_a_position_found_in_the_table_is_not_counted() -> None:
 
 
 def _untabled(position: Position, bound: int):
-    """``prove`` with a table that never finds anything: the contract without transpositions."""
+    """``prove`` with a table that never finds anything: the contract without transpositions (a table of
+    another kind than ``ProofTable`` is the readable proof's)."""
     class Empty(ProofTable):
         def probe(self, key):
             return None
 
-    original = prove_module.ProofTable
-    prove_module.ProofTable = Empty
-    try:
-        return prove(position, bound)
-    finally:
-        prove_module.ProofTable = original
+    return prove(position, bound, table=Empty())
 
 
 def test_ref_prove_command(capsys: pytest.CaptureFixture[str]) -> None:
