@@ -120,12 +120,23 @@ def _out_of(page, state: str) -> None:
 
 def _scroll_by_touch(page, x: int, y: int) -> None:
     """A finger on the screen at (x, y) drawn up 300 px, as a visitor scrolls a page down: a touch, no tap."""
+    from playwright.sync_api import TimeoutError as NotYet
+
     cdp = page.context.new_cdp_session(page)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    for step in range(1, 21):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 15 * step}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    page.wait_for_function("scrollY > 0")
+    for _ in range(SCROLL_TRIES):  # (on a loaded host Chromium once took such a drag for no scroll: drawn again)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for step in range(1, 21):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 15 * step}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        try:
+            page.wait_for_function("scrollY > 0", timeout=5_000)
+            return
+        except NotYet:
+            continue
+    raise AssertionError(f"the page never scrolled under a finger drawn up from ({x}, {y})")
+
+
+SCROLL_TRIES = 3
 
 
 def _contrast(page, states: tuple[str, ...], where: str) -> list[str]:

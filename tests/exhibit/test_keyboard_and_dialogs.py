@@ -137,9 +137,10 @@ def test_the_focus_is_always_seen_with_3_to_1_contrast(kiosk, browser_page) -> N
             break
         seen[ring["what"]] = ring
     stops = set(seen)
-    assert {"[data-lang=en]", "[data-lang=az]", "[data-action=rules]", "[data-action=about]", "visitor pit 1",
+    assert {"[data-lang=en]", "[data-lang=az]", "[data-action=rules]", "[data-action=about]",
             "[data-choice=fair]", "[data-action=play]"} <= stops, stops
-    assert not any(s.startswith("pdp-1 pit") for s in stops) and sum("pit" in s for s in stops) == 1, stops
+    # one pit of the visitor's row is a stop: which one follows the demonstration's game, as far as it has gone
+    assert [s for s in stops if "pit" in s] in ([f"visitor pit {n}"] for n in range(1, 5)), stops
     for ring in seen.values():
         _assert_ring(ring)
     # a card's button, on the card
