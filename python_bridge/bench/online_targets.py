@@ -5,8 +5,9 @@ costs the most (the visitors thinking 2 to 8 s, and a crowd thinking 1 to 3 s th
 1960 pace at the shipped strength is what a museum runs, where the host must keep the period's pace for
 every game at once.  Each row starts a fresh server with the shipped settings but the pace (and
 ``max_games``, when given), lets its visitors arrive together and play one whole game each, and prints
-``online_load``'s columns, the target and whether it was met: reply p95 within the target, the 1960 pace
-kept within 10 % where paced, every game finished and checked.  The figures are printed, never asserted.
+``online_load``'s columns, the target and whether it was met: every visitor playing at once (``max_games`` at
+least the visitors), reply p95 within the target, the 1960 pace kept within 10 % where paced, every game
+finished and checked.  The figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -55,10 +56,12 @@ def run_targets(seed: int, max_games: int | None, targets: tuple[Target, ...] = 
     met = 0
     for target in targets:
         step, games = measure(target, seed, max_games)
-        ok = step.meets(target.p95_s)
+        together = games >= target.visitors  # "at once": a visitor waiting in line for a machine is not playing
+        ok = step.meets(target.p95_s) and together
         met += ok
         print(f"{target.label()}, max_games {games}: target reply p95 <= {target.p95_s:g} s"
-              f"{', pace within 10 %' if target.pace == '1960' else ''}: {'met' if ok else 'NOT MET'}", flush=True)
+              f"{', pace within 10 %' if target.pace == '1960' else ''}, all playing at once: "
+              f"{'met' if ok else 'NOT MET'}{'' if together else f' (only {games} at once)'}", flush=True)
         print("  " + HEADER, flush=True)
         print("  " + step.row(), flush=True)
     print(f"targets met: {met} of {len(targets)}", flush=True)
