@@ -103,9 +103,8 @@ class GameDriver(Closing):
     restore_tries: int = RESTORE_TRIES
     timeout: float = 10.0  # SIMH's answers and the read-in
     machine_config: MachineConfig | None = None  # the emulator's speed; None: as the pacer needs (``config``)
-    # The speed while the PDP-1 waits for the visitor: set at the brief form's stop at ``shbd`` before its turn, or
-    # at the first look at the keyboard, and taken off at the next stop (or, in the full form, as the key is
-    # typed): a machine thinking flat out need not spin a core while it waits.  None: ``config`` throughout.
+    # The speed while the PDP-1 waits for the visitor: set at the brief form's stop at ``shbd`` or the first look,
+    # taken off at the next stop (or as the key is typed): no core spun while it waits.  None: ``config`` throughout.
     waiting_config: MachineConfig | None = None
     decide: Callable[..., Decision] = reference_decision  # the cross-checks' searches: here, or a SearchPool's
     sleep_while_choosing: bool = False  # the pdp1 suspended while the visitor chooses (a person at a terminal)
@@ -369,26 +368,27 @@ class GameDriver(Closing):
         self._type(self._pending_keys + "\r")
 
     def _chosen(self, game: Game) -> str:
-        """The visitor's keys.  With ``sleep_while_choosing`` the pdp1 sleeps meanwhile (SIGSTOP, once SIMH's
-        keyboard flush after the last ``cont`` is surely over; typing wakes it): its key loop runs flat out,
-        a core spent for as long as a person thinks."""
+        """The visitor's keys.  With ``sleep_while_choosing`` the pdp1 sleeps meanwhile (SIGSTOP once settled; typing
+        wakes it): its key loop runs flat out, a core spent for as long as a person thinks."""
         if self.sleep_while_choosing and self.machine is not None:
-            time.sleep(max(0.0, self._run.continued_at + KEY_AFTER_CONT - time.monotonic()))
+            time.sleep(self.settle_left)
             self.machine.sim.suspend()
         return self.visitor.choose(game)
 
+    @property
+    def settle_left(self) -> float:
+        """Seconds until SIMH's keyboard flush after the last ``cont`` is surely over (no key, no SIGSTOP before)."""
+        return max(0.0, self._run.continued_at + KEY_AFTER_CONT - time.monotonic())
+
     def _type(self, keys: str) -> None:
-        """Type, no sooner than ``KEY_AFTER_CONT`` after a look at the keyboard loop continued the machine
-        (and, if it was slowed for the wait, once it is back at its own speed)."""
+        """Type once settled after the last ``cont`` (and, if slowed for the wait, once back at its own speed)."""
         if self._run.slowed and not self.panel.brief:  # (in the brief form the next stop at shbd speeds it up)
             sim = self.sim
             sim.stop()
             self._set_speed(sim, waiting=False)
             sim.cont()
             self._run.continued_at = time.monotonic()
-        wait = self._run.continued_at + KEY_AFTER_CONT - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
+        time.sleep(self.settle_left)
         self._run.asked = False
         self.sim.type(keys)
 

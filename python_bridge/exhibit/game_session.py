@@ -24,7 +24,7 @@ import time
 from typing import Callable
 
 from ..driver.crosscheck import CrossChecker
-from ..driver.driver import KEY_AFTER_CONT, Failure, FrontEnd, GameDriver, Thought
+from ..driver.driver import Failure, FrontEnd, GameDriver, Thought
 from ..driver.game_records import SavedGame
 from ..driver.pacing import Pacer
 from ..driver.search_pool import Decision, reference_decision
@@ -57,7 +57,6 @@ class GameSession(FrontEnd):
     is started or the game is left."""
 
     _looked_at: float | None = None  # the question whose machine was looked at (its ``asked`` time)
-    _continued = 0.0  # when that look ended, the machine continued
     answered_at: float | None = None  # when the visitor's last move was taken
     _counted_at = 0.0  # the 1960 seconds counted (thinking and typing) when it was
 
@@ -422,12 +421,10 @@ class GameSession(FrontEnd):
             self._looked_at = asked
             self._lights_shown_at = now
             self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
-            self._continued = time.monotonic()  # (the look ends by continuing the machine)
         machine = self.driver.machine  # (a machine that failed the look is replaced, the game restored)
         # not suspended until SIMH has surely gone on after the look: a pdp1 stopped before it has, flushes
         # the keyboard as it goes on after SIGCONT, and the visitor's key typed meanwhile would be lost
-        settled = time.monotonic() - self._continued >= KEY_AFTER_CONT
-        if machine is not None and machine.sim.running and self.driver.asked and settled:
+        if machine is not None and machine.sim.running and self.driver.asked and self.driver.settle_left == 0:
             machine.sim.suspend()
         self.owner.beat()
 
