@@ -73,6 +73,10 @@ def test_every_state_on_each_screen_in_two_languages(screen, browser_page, brows
         _look(page, screen, "3-how-to-play", seen)
         page.locator('[data-action="close-rules"]').tap()
 
+        # the "fair" strength: its first thought lasts over 2 s (_server), a state the test can look at; the
+        # configured level 1 thinks a moment, and the PDP-1's reply could come before the sowing was shown
+        page.locator('[data-choice="fair"]').tap()
+        page.wait_for_selector('[data-choice="fair"].chosen')
         page.locator('[data-action="play"]').tap()
         page.wait_for_selector("#rules:not([hidden])")  # by itself, at the first game after attract mode
         page.locator('[data-action="close-rules"]').tap()
