@@ -39,6 +39,9 @@ class Window:
             page.add_init_script(init_script)
         page.goto(self.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
+        # the server's first word drawn: the page's HTML starts in attract mode, so the play button shows before it
+        # (measured then, the status line had no text yet and was missing from a walk's sizes, once under load)
+        page.wait_for_function("document.getElementById('status').textContent.trim() !== ''")
         page.wait_for_function("document.fonts.status === 'loaded'")
         return page
 
