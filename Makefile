@@ -52,13 +52,15 @@ lint: MODE = test
 lint: setup
 	@$(PY) -m ruff check --quiet .
 
-## test: lint, then the whole suite in JOBS workers (default 6), a test file to a worker, the longest files first (the README's test command; .ci/run calls it)
-# More workers than cores: the tests mostly wait on emulators, servers and browsers.  --no-loadscope-reorder:
-# the files in tests/conftest.py's order (its LONG_FILES first), not pytest-xdist's (most tests first).
+## test: lint, then the whole suite in JOBS workers (default 4), a test file to a worker, the longest files first (the README's test command; .ci/run calls it)
+# Twice the cores: a test often waits on an emulator, a server or a browser.  More workers kept both cores busy
+# and took longer, since every page, server and emulator a waiting test holds open burns CPU meanwhile (pytest's
+# time a run: six workers 255-285 s; five 256 s and 469 CPU-s; four 247-252 s and 430-436 CPU-s).
+# --no-loadscope-reorder: the files in tests/conftest.py's order (its LONG_FILES first), not pytest-xdist's (most tests first).
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): every worker and
 # every server a test starts would otherwise compile the project again, some 30 CPU-seconds a run.
 test: MODE = test
-test: JOBS ?= 6
+test: JOBS ?= 4
 test: lint build
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
 
