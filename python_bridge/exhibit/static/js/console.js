@@ -46,13 +46,23 @@ export function drawStatus(phase) {
 
 // the console's names beside its lamps where the column is wide enough (80 units) and every name fits on
 // its line beside them in every language (so a change of language never changes the console's size, nor
-// the paper's above it); else in two columns, each name on one line above its lamps; else in one column
+// the paper's above it); else in two columns, each name on one line above its lamps; else in one column.
+// Chosen again only when what it depends on has changed (the console's width, the window, the fonts, the text's
+// spacing: a visitor's own style sheet): trying every language lays the page out eight times over, and had
+// made a change of language cost some 0.1 CPU-s, ten times the rest of it.
+let fittedFor = "";
+
 export function fit() {
   const unit = Math.min(window.innerWidth, window.innerHeight) / 134;
   const box = $("console");
+  const names = [...box.querySelectorAll(".reg .name")];
+  const look = names.length ? getComputedStyle(names[0]) : {};
+  const inputs = [box.clientWidth, unit, document.fonts.status, look.fontFamily, look.fontSize, look.letterSpacing,
+    look.wordSpacing, look.lineHeight].join(" ");
+  if (inputs === fittedFor) return;
+  fittedFor = inputs;
   box.classList.toggle("wide", box.clientWidth >= 80 * unit);
   box.classList.remove("pairs");
-  const names = [...box.querySelectorAll(".reg .name")];
   const fits = { wide: (name) => name.parentElement.scrollWidth <= name.parentElement.clientWidth + 1,
     pairs: (name) => name.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(name).lineHeight) };
   const words = names.map((name) => inEveryLanguage(name.dataset.i18n));
