@@ -31,9 +31,13 @@ def test_the_language_the_page_says_is_kept_with_the_record(tmp_path, kalah_tape
 
 
 def test_the_pages_language_and_the_museums_contact_in_a_browser(browser_page, tmp_path, kalah_tape) -> None:
-    """The page in Chromium says its language as the visitor chooses it (kept with the record); "What is this?"
-    links to the museum's accessibility contact when one is set."""
+    """The page in Chromium says its language as the visitor chooses it (kept with the record), once they stop
+    choosing: a visitor trying every language in turn spends none of the messages the server allows a page (each
+    said at once, a move tapped next was refused as too many); "What is this?" links to the museum's
+    accessibility contact when one is set."""
     page = browser_page
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
     page.emulate_media(reduced_motion="reduce")  # (the moves drawn at once)
     settings = write_settings(tmp_path / "conf")
     settings.write_text(settings.read_text().replace(
@@ -41,6 +45,8 @@ def test_the_pages_language_and_the_museums_contact_in_a_browser(browser_page, t
     with OnlineServer(settings, tmp_path / "state") as server:
         page.goto(server.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
+        page.wait_for_function("document.getElementById('status').textContent.trim() !== ''")  # (connected)
+        page.evaluate("() => { for (const l of ['pl', 'tl', 'en', 'pl', 'tl', 'en']) kiosk.setLanguage(l); }")
         page.locator('[data-lang="az"]').tap()
         page.wait_for_function("document.documentElement.lang === 'az'")
         page.locator('[data-action="about"]').tap()
@@ -56,6 +62,8 @@ def test_the_pages_language_and_the_museums_contact_in_a_browser(browser_page, t
         game = page.evaluate("sessionStorage.getItem('kalah-game')")
         status, record = server.get(f"/games/{game}/record.txt")
     assert status == 200 and "\nlanguage: az\n" in record, record
+    said = [frame for frame in sent if '"type":"language"' in frame]
+    assert said[-1] == '{"type":"language","language":"az"}' and not any('"pl"' in f or '"tl"' in f for f in said), said
 
 
 def test_no_contact_no_link(browser_page, tmp_path, kalah_tape) -> None:

@@ -20,6 +20,9 @@ const t = i18n.t;
 const HINT_MS = 2200;
 const DOUBLE_TAP_MS = 600;  // a second touch this soon after a move is the same touch
 const TOUCH_EVERY_MS = 1000;  // "still here" goes to the server at most this often
+// A visitor trying the languages one after another: the one chosen is said to the server once they stop (each
+// said at once spent the messages the server allows a page a second, and the move tapped next was refused)
+const SAY_LANGUAGE_MS = 600;
 // The kiosk's own browser opens /?control=TOKEN: the token goes on to the WebSocket, which makes this
 // page the one that controls the game (the others watch).
 const CONTROL = new URLSearchParams(location.search).get("control");
@@ -43,6 +46,7 @@ let moveSent = false;      // a move was sent and the server has not moved on ye
 let moveSentAt = 0;
 let lastTouchSent = 0;
 let hintTimer = null;
+let languageTimer = null;  // a language chosen and not yet said to the server
 let rulesShownForVisit = false;
 let connection = null;
 let waiting = null;        // online: the "queue" or "full" message on show while no machine is ours
@@ -51,12 +55,14 @@ let waiting = null;        // online: the "queue" or "full" message on show whil
 let unanswered = null;
 let resent = false;
 
-const send = (message) => connection && connection.send(message);
+// (a language chosen and not said yet is said first: the server keeps the order the visitor chose in)
+const send = (message) => { if (languageTimer !== null) sayLanguage(); if (connection) connection.send(message); };
 const watching = () => document.body.dataset.control === "no";
 
 function setLanguage(lang) {
   if (!i18n.choose(lang)) return;
-  sayLanguage();  // (kept with an online game's record: the curators count games by language)
+  clearTimeout(languageTimer);  // (kept with an online game's record: the curators count games by language)
+  languageTimer = setTimeout(sayLanguage, SAY_LANGUAGE_MS);
   announce.languageChanged();  // (nothing is said again in the new language)
   buildChoices();
   consoleLights.fit();
@@ -66,7 +72,11 @@ function setLanguage(lang) {
 }
 
 const phase = () => (state ? state.phase : "starting");
-const sayLanguage = () => document.body.dataset.control === "yes" && send({ type: "language", language: i18n.current() });
+function sayLanguage() {
+  clearTimeout(languageTimer);
+  languageTimer = null;
+  if (connection && document.body.dataset.control === "yes") connection.send({ type: "language", language: i18n.current() });
+}
 
 // whether this page controls the game; a watching page says so and shows nothing to touch
 function setControl(controls) {
