@@ -30,34 +30,37 @@ pytest_plugins = [
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# The files that take longest (seconds on two cores; most of it waiting on emulators, servers and browsers),
-# longest first: ``make test`` hands its workers a file at a time in the collected order
-# (``--no-loadscope-reorder``), so these start at once instead of trailing the run on one worker.  Named
-# without their folder: a file moved keeps its place.
+# The files that take longest (seconds of a worker's time in a run of four workers on two cores; the share of a
+# core each kept busy), longest first but alternating: a file that mostly waits (on the 1960 pace, a watchdog, a
+# killed server: "waits") beside one that keeps a core busy (a browser's pages, a search: "busy").  ``make test``
+# hands its workers a file at a time in this order (``--no-loadscope-reorder``); in the length order alone the
+# waiting files came together a minute in, and both cores idled a third of that minute
+# (pytest's time in one trial: 251 s that way, 238 s this way; 245 s with three busy files first).  Named without their
+# folder: a file moved keeps its place.
 LONG_FILES = (
-    "test_online_layout.py",  # 50: three sizes, four states, four languages, axe at each
-    "test_online_layout_screens.py",  # 50: the same on three screens
-    "test_page_vision.py",  # 50: the page spaced (the kiosk in every state), its contrast, motion and smallest text
-    "test_page_zoom.py",  # 45: the page zoomed at four steps and reflowed at 320 px, in four languages
-    "test_axe.py",  # 30: a game and a server's loss at two sizes
-    "test_axe_screens.py",  # 30: the same at two more
-    "test_browser.py",  # 52
-    "test_online_load.py",  # 50
-    "test_cluster.py",  # 42
-    "test_page_defects.py",  # 39
-    "test_runner.py",  # 36
-    "test_online_waiting.py",  # about 35 (69 before idle_seconds could be 5): a game left idle, a 1960-pace game
-    "test_page_states.py",  # 24
-    "test_hostile.py",  # 18
-    "test_pdp1_test_kit.py",  # 18
-    "test_diagnostic_mode.py",  # 15
-    "test_prove_command.py",  # 14
-    "test_cluster_page.py",  # 13
-    "test_soak.py",  # 13
-    "test_level_contract.py",  # 13
+    "test_online_load.py",  # 55, waits (0.3 of a core): bench-online's ramps, two servers, kills
+    "test_page_vision.py",  # 51, busy (0.6): the page spaced (the kiosk in every state), contrast, motion, text
+    "test_cluster.py",  # 41, waits (0.3): PostgreSQL and HAProxy, servers killed and stopped
+    "test_online_layout_screens.py",  # 32, busy (0.7): three screens, four states, four languages, axe at each
+    "test_runner.py",  # 38, waits (0.2): the kiosk's idle countdown, watchdog, killed emulators
+    "test_online_layout.py",  # 29, busy (0.7): the same on phones and a tablet
+    "test_online_waiting.py",  # 32, waits (0.1): a game left idle, a 1960-pace game stopped
+    "test_page_zoom.py",  # 20, busy (0.8): the page zoomed at four steps and reflowed at 320 px
+    "test_browser.py",  # 52, both (0.4): a whole game at the kiosk, the PDP-1 thinking paced
+    "test_page_states.py",  # 42, busy (0.55): every kiosk state in two languages, axe at each
+    "test_hostile.py",  # 25, waits (0.2)
+    "test_page_defects.py",  # 38, busy (0.6)
+    "test_axe.py",  # 26, both (0.45): a game and a server's loss at two sizes
+    "test_axe_screens.py",  # 25, both (0.5): the same at two more
+    "test_soak.py",  # 16
+    "test_level_contract.py",  # 15
+    "test_pdp1_test_kit.py",  # 8
+    "test_diagnostic_mode.py",  # 9
+    "test_prove_command.py",  # 11
+    "test_cluster_page.py",  # 12
     "test_announcements.py",  # 13
-    "test_online_backup.py",  # 12
-    "test_keyboard_and_dialogs.py",  # 9
+    "test_online_backup.py",  # 14
+    "test_keyboard_and_dialogs.py",  # 13
 )
 
 
