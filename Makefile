@@ -58,10 +58,12 @@ lint: setup
 # time a run: six workers 255-285 s; five 256 s and 469 CPU-s; four 247-252 s and 430-436 CPU-s).
 # --no-loadscope-reorder: the files in tests/conftest.py's order (its LONG_FILES first), not pytest-xdist's (most tests first).
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): every worker and
-# every server a test starts would otherwise compile the project again, some 30 CPU-seconds a run.
+# every server a test starts would otherwise compile the project again, some 30 CPU-seconds a run; and it is
+# written first, once (compileall), where a fresh checkout had each of the first processes compile it at once.
 test: MODE = test
 test: JOBS ?= 4
 test: lint build
+	@PYTHONDONTWRITEBYTECODE= $(PY) -m compileall -q python_bridge tools
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
 
 ## test-screens: the kiosk's whole visitor game on the three other screens (1920x1080, 1080x1920, 1024x768; about 4 min)
