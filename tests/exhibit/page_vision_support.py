@@ -11,6 +11,7 @@ from tests.kiosk.kiosk_page_checks import (
 LANGUAGES = ("en", "pl", "tl", "az")
 YOUR_MOVE = 'body[data-mode="visitor"][data-phase="your_turn"] #bottom-row .pit.legal'
 MM_10_INCH = 0.170  # the kiosk's smallest screen, 1280x800 at 10.1 inches
+SCROLL_TRIES = 3  # a finger's drag drawn again when Chromium took it for no scroll
 
 
 class Window:
@@ -137,9 +138,6 @@ def _scroll_by_touch(page, x: int, y: int) -> None:
         except NotYet:
             continue
     raise AssertionError(f"the page never scrolled under a finger drawn up from ({x}, {y})")
-
-
-SCROLL_TRIES = 3
 
 
 def _contrast(page, states: tuple[str, ...], where: str) -> list[str]:
