@@ -128,3 +128,56 @@ def test_the_page_sows_exactly_the_path_the_server_sends(browser_page, tmp_path,
     assert [sowings[start] for start in sorted(sowings)] == expected
     assert len(expected) >= 3 and touched == expected[0], (touched, expected)
     assert any(len(path) > 1 for path in expected), "no path long enough to tell a turned one"
+
+
+def _paper_whole(text: str) -> str:
+    """The paper's HTML for the sheet ``text``, drawn whole: its last 120 lines, each the PDP-1's (red) up to a
+    question's "? " and the visitor's answer after it (black)."""
+    lines = text.split("\n")[-120:]
+    html = []
+    for n, line in enumerate(lines):
+        ask = line.rfind("? ")
+        html.append(f'<span class="pdp1">{line[:ask + 2] if ask >= 0 else line}</span>')
+        if ask >= 0 and ask + 2 < len(line):
+            html.append(f'<span class="visitor">{line[ask + 2:]}</span>')
+        if n < len(lines) - 1:
+            html.append("\n")
+    return "".join(html)
+
+
+def test_the_paper_drawn_a_piece_at_a_time_is_the_paper_drawn_whole(browser_page) -> None:
+    """The page draws only the lines a piece changes; after any run of pieces (short and long, new lines,
+    answers, a repeat, an overlap, a new game, the sheet trimmed past 40,000 characters) the paper is what
+    drawing the whole sheet gives."""
+    import random
+
+    page = browser_page
+    page.route("http://exhibit.test/**", lambda route: route.fulfill(
+        body=(STATIC_DIR / route.request.url.split("/static/", 1)[1]).read_text(encoding="utf-8")
+        if "/static/" in route.request.url else '<pre id="paper"></pre>',
+        content_type="text/javascript" if route.request.url.endswith(".js") else "text/html"))
+    page.goto("http://exhibit.test/paper.html")
+    pick = random.Random(1960)
+    words = ["your move? ", "you play ", "pdp-1 plays 3", "captures 4", "\n", "\n\n", "4", "game over.", " "]
+    pieces, at, game = [], 0, 1
+    for n in range(2_400):
+        if n == 300:  # a new game: a fresh sheet
+            game, at = 2, 0
+        text = "".join(pick.choice(words) for _ in range(pick.randint(1, 12)))
+        back = pick.choice([0, 0, 0, 2, len(text)]) if at else 0  # (a repeat, or a piece overlapping the last)
+        pieces.append({"game": game, "at": max(0, at - back), "text": text, "reset": n == 300})
+        at = max(at, max(0, at - back) + len(text))
+    drawn = page.evaluate("""async (pieces) => {
+        const paper = await import("/static/js/paper.js");
+        const seen = [];
+        pieces.forEach((piece, n) => {
+            paper.addPiece(piece);
+            if (n % 40 === 39 || n === pieces.length - 1)
+                seen.push([paper.text(), document.getElementById("paper").innerHTML]);
+        });
+        return seen;
+    }""", pieces)
+    assert len(drawn) == 60
+    assert len(drawn[-1][0]) < 40_000 < at, "the sheet was trimmed on the way"
+    for text, html in drawn:
+        assert html == _paper_whole(text)
