@@ -31,36 +31,52 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # The files that take longest (seconds of a worker's time in a run of four workers on two cores; the share of a
-# core each kept busy), longest first but alternating: a file that mostly waits (on the 1960 pace, a watchdog, a
-# killed server: "waits") beside one that keeps a core busy (a browser's pages, a search: "busy").  ``make test``
-# hands its workers a file at a time in this order (``--no-loadscope-reorder``); in the length order alone the
-# waiting files came together a minute in, and both cores idled a third of that minute
-# (pytest's time in one trial: 251 s that way, 238 s this way; 245 s with three busy files first).  Named without their
-# folder: a file moved keeps its place.
+# core each kept busy), longest first but spread: a file that mostly waits (on the 1960 pace, a watchdog, a killed
+# server: "waits") comes between ones that keep a core busy (a browser's pages, a search).  ``make test`` hands its
+# workers a file at a time in this order (``--no-loadscope-reorder``).  In the length order alone the waiting files
+# came together a minute in, and both cores idled a third of that minute; with three of them at the start, a fifth of
+# the first eighty seconds.  The list runs on to files of ten seconds, so that the run ends with short files on
+# every worker (a file of ten seconds last, alone, was ten seconds with one core idle).  Named without their folder:
+# a file moved keeps its place.
 LONG_FILES = (
-    "test_online_load.py",  # 55, waits (0.3 of a core): bench-online's ramps, two servers, kills
-    "test_page_vision.py",  # 51, busy (0.6): the page spaced (the kiosk in every state), contrast, motion, text
-    "test_cluster.py",  # 41, waits (0.3): PostgreSQL and HAProxy, servers killed and stopped
-    "test_online_layout_screens.py",  # 32, busy (0.7): three screens, four states, four languages, axe at each
-    "test_runner.py",  # 38, waits (0.2): the kiosk's idle countdown, watchdog, killed emulators
-    "test_online_layout.py",  # 29, busy (0.7): the same on phones and a tablet
-    "test_online_waiting.py",  # 32, waits (0.1): a game left idle, a 1960-pace game stopped
-    "test_page_zoom.py",  # 20, busy (0.8): the page zoomed at four steps and reflowed at 320 px
-    "test_browser.py",  # 52, both (0.4): a whole game at the kiosk, the PDP-1 thinking paced
+    "test_online_load.py",  # 57, waits (0.25 of a core): bench-online's ramps, two servers, kills
+    "test_page_vision.py",  # 37, busy (0.6): the page spaced (the kiosk in every state), contrast, motion, text
     "test_page_states.py",  # 42, busy (0.55): every kiosk state in two languages, axe at each
-    "test_hostile.py",  # 25, waits (0.2)
+    "test_online_layout_screens.py",  # 21, busy (0.7): three screens, four states, four languages, axe at each
+    "test_cluster.py",  # 45, waits (0.25): PostgreSQL and HAProxy, servers killed and stopped
+    "test_online_layout.py",  # 14, busy (0.7): the same on phones and a tablet
     "test_page_defects.py",  # 38, busy (0.6)
-    "test_axe.py",  # 26, both (0.45): a game and a server's loss at two sizes
-    "test_axe_screens.py",  # 25, both (0.5): the same at two more
-    "test_soak.py",  # 16
-    "test_level_contract.py",  # 15
-    "test_pdp1_test_kit.py",  # 8
-    "test_diagnostic_mode.py",  # 9
+    "test_page_zoom.py",  # 12, busy (0.8): the page zoomed at four steps and reflowed at 320 px
+    "test_runner.py",  # 37, waits (0.2): the kiosk's idle countdown, watchdog, killed emulators
+    "test_axe_screens.py",  # 22, both (0.5): a game and a server's loss on two more screens
+    "test_browser.py",  # 56, both (0.4): a whole game at the kiosk, the PDP-1 thinking paced
+    "test_axe.py",  # 22, both (0.45): a game and a server's loss at two sizes
+    "test_online_waiting.py",  # 31, waits (0.1): a game left idle, a 1960-pace game stopped
+    "test_level_contract.py",  # 14, busy
+    "test_macro_generative.py",  # 10, busy (1.2: macro1 beside it)
+    "test_announcements.py",  # 18
+    "test_hostile.py",  # 21, waits (0.25)
+    "test_keyboard_and_dialogs.py",  # 17
+    "test_fast_prove.py",  # 13, busy
+    "test_soak.py",  # 22, waits
+    "test_online_backup.py",  # 16
+    "test_cluster_page.py",  # 15
+    "test_long_runs_announced.py",  # 12
+    "test_waiting_machine.py",  # 10, waits
+    "test_diagnostic_mode.py",  # 12
     "test_prove_command.py",  # 11
-    "test_cluster_page.py",  # 12
-    "test_announcements.py",  # 13
-    "test_online_backup.py",  # 14
-    "test_keyboard_and_dialogs.py",  # 13
+    "test_recovery.py",  # 10, waits
+    "test_session_records.py",  # 11
+    "test_pdp1_test_kit.py",  # 9
+    "test_lights.py",  # 9, waits
+    "test_typewriter_keys.py",  # 10
+    "test_solver.py",  # 9
+    "test_deploy_online.py",  # 10, waits
+    "test_online_protocol.py",  # 9
+    "test_demonstration.py",  # 9
+    "test_proof_show.py",  # 8, waits (the 1960 pace)
+    "test_online_page.py",  # 12
+    "test_screen_session.py",  # 7, waits
 )
 
 
