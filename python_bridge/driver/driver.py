@@ -71,7 +71,7 @@ MAX_RESTARTS = 20  # in one game; beyond that something is wrong with the machin
 RESTORE_TRIES = 3  # a fresh emulator can fail to start too
 RESTORE_PAUSE = 0.5  # seconds between two tries
 WAIT_TICK = 0.5  # how often ``FrontEnd.waiting`` hears that the PDP-1 is still silent (seconds)
-KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key this soon after a look
+KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key sooner, unless ``Simh.gone_on``
 START_ADDRESS = 0o100  # where the program starts a game from the panel
 
 # what the driver tells a front end, importable from here as from its own module
@@ -103,8 +103,8 @@ class GameDriver(Closing):
     restore_tries: int = RESTORE_TRIES
     timeout: float = 10.0  # SIMH's answers and the read-in
     machine_config: MachineConfig | None = None  # the emulator's speed; None: as the pacer needs (``config``)
-    # The speed while the PDP-1 waits for the visitor: set at the brief form's stop at ``shbd`` or the first look,
-    # taken off at the next stop (or as the key is typed): no core spun while it waits.  None: ``config`` throughout.
+    # The speed while the PDP-1 waits for the visitor, set at the look (only there: SIMH calibrates a throttle at full
+    # speed after every cont, 25-35 ms of a core), taken off at the next stop or key.  None: ``config`` throughout.
     waiting_config: MachineConfig | None = None
     decide: Callable[..., Decision] = reference_decision  # the cross-checks' searches: here, or a SearchPool's
     sleep_while_choosing: bool = False  # the pdp1 suspended while the visitor chooses (a person at a terminal)
@@ -371,14 +371,16 @@ class GameDriver(Closing):
         """The visitor's keys.  With ``sleep_while_choosing`` the pdp1 sleeps meanwhile (SIGSTOP once settled; typing
         wakes it): its key loop runs flat out, a core spent for as long as a person thinks."""
         if self.sleep_while_choosing and self.machine is not None:
-            time.sleep(self.settle_left)
+            self.machine.sim.wait_gone_on(self._run.continued_at + KEY_AFTER_CONT)
             self.machine.sim.suspend()
         return self.visitor.choose(game)
 
     @property
     def settle_left(self) -> float:
-        """Seconds until SIMH's keyboard flush after the last ``cont`` is surely over (no key, no SIGSTOP before)."""
-        return max(0.0, self._run.continued_at + KEY_AFTER_CONT - time.monotonic())
+        """Seconds until SIMH's keyboard flush after the last ``cont`` is surely over (no key, no SIGSTOP before):
+        none once its terminal shows the run mode that flush comes with (``gone_on``)."""
+        gone_on = self.machine is not None and self.machine.sim.running and self.machine.sim.gone_on()
+        return 0.0 if gone_on else max(0.0, self._run.continued_at + KEY_AFTER_CONT - time.monotonic())
 
     def _type(self, keys: str) -> None:
         """Type once settled after the last ``cont`` (and, if slowed for the wait, once back at its own speed)."""
@@ -388,7 +390,7 @@ class GameDriver(Closing):
             self._set_speed(sim, waiting=False)
             sim.cont()
             self._run.continued_at = time.monotonic()
-        time.sleep(self.settle_left)
+        self.sim.wait_gone_on(self._run.continued_at + KEY_AFTER_CONT)
         self._run.asked = False
         self.sim.type(keys)
 
@@ -403,8 +405,7 @@ class GameDriver(Closing):
             if checker is None:
                 raise SimhError("the PDP-1 passed its board before its title was read", sim.tail())
             checker.check_core(CoreBoard.read(sim, self._symbols))
-            position = checker.game.position  # stopped anyway: the speed for what comes next
-            self._set_speed(sim, waiting=not position.over and not checker.is_pdp1(position.to_move))
+            self._set_speed(sim, waiting=False)  # stopped anyway: its own speed again (the look slows it, if any)
         elif pc != self._thx:  # at thx the thinking was stepped to here and measured
             raise SimhError(f"the PDP-1 stopped at an unexpected breakpoint {pc}", sim.tail())
 
@@ -452,8 +453,7 @@ class GameDriver(Closing):
 
         A ``pdp1`` that does not answer (stopped, hung) or answers from
         elsewhere raises during a game (the game is restored) and is replaced
-        for the next game after it.  The next key is typed no sooner than
-        ``KEY_AFTER_CONT`` after the ``cont``.
+        for the next game after it.  The next key is typed once SIMH has gone on (``settle_left``).
         """
         if self.machine is None or self._run.lost or not self._run.asked:
             return  # (not asked yet: the PDP-1 may be typing, or about to stop itself at a breakpoint)

@@ -40,7 +40,6 @@ from .settings import GameSettings
 from .view import board_view, last_move_view, result_view
 
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
-WAITING_LIGHTS_AFTER = 0.3  # the look at a waiting PDP-1 this long after the question (its last character typed)
 ALIVE_EVERY = 1.0  # seconds between two looks at a suspended pdp1's process (one killed meanwhile is replaced)
 NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
 STALE_TAP = "that tap was for an earlier turn"
@@ -398,16 +397,16 @@ class GameSession(FrontEnd):
             self.idle_check()
 
     def look_at_keyboard(self, asked: float) -> None:
-        """While the PDP-1 waits for a key (asked at ``asked``): looked at once by the driver (stopped, its PC
-        checked, its lamps read for the page, continued) ``WAITING_LIGHTS_AFTER`` after the question, then
-        suspended; while suspended, its process is looked at every ``ALIVE_EVERY``.
+        """While the PDP-1 waits for a key (asked at ``asked``): looked at once by the driver as it asks (stopped,
+        its PC checked, its lamps read for the page, slowed, continued), then suspended once SIMH has surely gone
+        on; while suspended, its process is looked at every ``ALIVE_EVERY``.
 
         A ``pdp1`` that does not answer the look, answers from elsewhere or has
         died while asleep is replaced at once (during a game the game is restored).
         """
         machine = self.driver.machine
         now = time.monotonic()
-        if machine is None or not self.driver.asked or now - asked < WAITING_LIGHTS_AFTER:
+        if machine is None or not self.driver.asked:
             return
         if machine.sim.suspended:
             if now - self._lights_shown_at >= ALIVE_EVERY:

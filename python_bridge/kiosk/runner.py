@@ -287,8 +287,8 @@ class KioskRunner:
         """The demonstration player's move, ``attract_pause`` after the question (so visitors can follow)."""
         end = asked + self.config.attract_pause
         while (left := end - time.monotonic()) > 0:
+            session.look_at_keyboard(asked)  # (first: a machine not yet looked at spins at full speed)
             session.pause(min(left, 0.25))
-            session.look_at_keyboard(asked)
         return AttractPlayer(self.config.attract_seed or int(self.stats.started), session.game_no,
                              self.config.attract_random_moves, self.config.attract_depth).choose(game)
 
@@ -374,13 +374,16 @@ class KioskRunner:
         self.store.clear()
         session = self.session
         session.last_touch = time.monotonic()
+        offered = time.monotonic()
         if self.mode == "attract":
             try:
-                session.pause(self.config.end_pause)
+                while True:  # the result up for end_pause, the PDP-1 asleep in its new-game offer meanwhile
+                    session.look_at_keyboard(offered)
+                    session.pause(max(0.0, min(offered + self.config.end_pause - time.monotonic(), 0.25)))
+                    if time.monotonic() >= offered + self.config.end_pause:
+                        return "attract"
             except GameAborted as touched:  # the game is over: a touch now only starts the next one
                 return touched.next_mode
-            return "attract"
-        offered = time.monotonic()
         try:
             while True:
                 session.look_at_keyboard(offered)  # the PDP-1 waits for a key; one that fails is replaced

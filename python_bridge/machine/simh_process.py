@@ -12,6 +12,8 @@ import atexit
 import ctypes
 import os
 import signal
+import termios
+import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,6 +171,20 @@ class SimhProcess(Closing):
         if self.child.isalive() and not self.suspended:
             os.kill(self.child.pid, signal.SIGSTOP)
             self.suspended = True
+
+    def gone_on(self) -> bool:
+        """Whether SIMH runs the machine now, its terminal in run mode (not canonical).  SIMH sets that mode with
+        TCSAFLUSH as it starts or continues, throwing away the keys not yet read: once it shows, that flush is
+        over, and a key typed (or a SIGSTOP) can no longer be lost to it.  (The pty's master reads the mode.)"""
+        try:
+            return not termios.tcgetattr(self.child.child_fd)[3] & termios.ICANON
+        except (OSError, termios.error):
+            return False
+
+    def wait_gone_on(self, until: float) -> None:
+        """Wait until ``gone_on`` (a millisecond or so after a ``cont``), or at most until monotonic ``until``."""
+        while not self.gone_on() and (left := until - time.monotonic()) > 0:
+            time.sleep(min(left, 0.002))
 
     def awake(self) -> pexpect.spawn:
         """The child to speak to or read from, woken first if ``suspend`` had stopped it (every exchange with

@@ -196,3 +196,27 @@ def test_a_stop_message_still_arriving_is_never_returned_as_output() -> None:
         assert _ready_length("your move? \r\n" + partial) == len("your move? "), partial
     assert _ready_length("board 4 4 4\r\n") == len("board 4 4 4\r\n")
     assert _ready_length("thinking") == len("thinking")
+
+
+def test_gone_on_shows_the_keyboard_flushed_and_a_key_typed_at_once_is_taken(
+        program: tuple[Path, dict[str, int]]) -> None:
+    """SIMH throws away unread keys as it continues (TCSAFLUSH, with its terminal's run mode); ``gone_on`` says
+    that change has been made.  At the console prompt it is false; a key typed as soon as it is true, straight
+    after a ``cont``, reaches the program every time."""
+    tape, symbols = program
+    with Simh() as sim:
+        assert not sim.gone_on()
+        sim.read_in(tape)
+        for _ in range(10):
+            sim.expect(r"a\r\n")
+            sim.stop()  # (waiting in its keyboard loop)
+            assert not sim.gone_on()
+            sim.cont()
+            sim.wait_gone_on(time.monotonic() + 5)
+            assert sim.gone_on()
+            sim.type("k")
+            with pytest.raises(MachineHalted):
+                sim.expect("never typed")
+            assert sim.examine(symbols["key"]) == 0o42  # k in FIO-DEC
+            sim.deposit(symbols["key"], 0)
+            sim.go(symbols["go"])
