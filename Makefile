@@ -52,17 +52,18 @@ lint: MODE = test
 lint: setup
 	@$(PY) -m ruff check --quiet .
 
-## test: lint, then the whole suite in JOBS workers (default 4), a test file to a worker, the longest files first (the README's test command; .ci/run calls it)
-# Twice the cores: a test often waits on an emulator, a server or a browser.  More workers kept both cores busy
-# and took longer, since every page, server and emulator a waiting test holds open burns CPU meanwhile (pytest's
-# time a run: six workers 255-285 s; five 256 s and 469 CPU-s; four 247-252 s and 430-436 CPU-s).
+## test: lint, then the whole suite in JOBS workers (default 5), a test file to a worker, the longest files first (the README's test command; .ci/run calls it)
+# More workers than cores: a test often waits on an emulator, a server or a browser.  But every page, server and
+# emulator a waiting test holds open burns CPU meanwhile, so more workers also spend more (pytest's time and the
+# host's CPU a run, with the waiting files spread among the busy ones: four workers 237 s, 419 CPU-s, both cores
+# idle a tenth of it; five 224 s, 417 CPU-s; six 228 s, 449 CPU-s).
 # --no-loadscope-reorder: the files in tests/conftest.py's order (its LONG_FILES first), not pytest-xdist's (most tests first).
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): every worker and
 # every server a test starts would otherwise compile the project again, some 30 CPU-seconds a run; and it is
 # written first, once (compileall, and pytest's own rewritten test modules by collecting them), where a fresh
 # checkout had each of the first processes compile it at once (each worker's collection took 4.1 s, not 1.7 s).
 test: MODE = test
-test: JOBS ?= 4
+test: JOBS ?= 5
 test: lint build
 	@PYTHONDONTWRITEBYTECODE= $(PY) -m compileall -q python_bridge tools
 	@PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q --collect-only -p no:cacheprovider >/dev/null || true

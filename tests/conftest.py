@@ -30,7 +30,7 @@ pytest_plugins = [
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# The files that take longest (seconds of a worker's time in a run of four workers on two cores; the share of a
+# The files that take longest (seconds of a worker's time in a run of four or five workers on two cores; the share of a
 # core each kept busy), longest first but spread: a file that mostly waits (on the 1960 pace, a watchdog, a killed
 # server: "waits") comes between ones that keep a core busy (a browser's pages, a search).  ``make test`` hands its
 # workers a file at a time in this order (``--no-loadscope-reorder``).  In the length order alone the waiting files
