@@ -399,27 +399,25 @@ class GameSession(FrontEnd):
     def look_at_keyboard(self, asked: float) -> None:
         """While the PDP-1 waits for a key (asked at ``asked``): looked at once by the driver as it asks (stopped,
         its PC checked, its lamps read for the page, slowed, continued), then suspended once SIMH has surely gone
-        on; while suspended, its process is looked at every ``ALIVE_EVERY``.
+        on; after the look, asleep or not yet, its process is looked at every ``ALIVE_EVERY``.
 
         A ``pdp1`` that does not answer the look, answers from elsewhere or has
-        died while asleep is replaced at once (during a game the game is restored).
+        died since it (asleep, or killed before it could be put to sleep) is
+        replaced at once (during a game the game is restored).
         """
         machine = self.driver.machine
         now = time.monotonic()
         if machine is None or not self.driver.asked:
             return
-        if machine.sim.suspended:
-            if now - self._lights_shown_at >= ALIVE_EVERY:
-                self._lights_shown_at = now
-                if not machine.sim.alive:  # killed in its sleep: the look finds it gone, and it is replaced
-                    machine.sim.wake()
-                    self.driver.look_at_keyboard()
-            self.owner.beat()
-            return
         if self._looked_at != asked:  # once a question
             self._looked_at = asked
             self._lights_shown_at = now
             self.driver.look_at_keyboard(lambda sim: self._show_lights(sample(sim, 0, phase="waiting")))
+        elif now - self._lights_shown_at >= ALIVE_EVERY:
+            self._lights_shown_at = now
+            if not machine.sim.alive:  # killed since the look: the driver's look finds it gone, and it is replaced
+                machine.sim.wake()
+                self.driver.look_at_keyboard()
         machine = self.driver.machine  # (a machine that failed the look is replaced, the game restored)
         # not suspended until SIMH has surely gone on after the look: a pdp1 stopped before it has, flushes
         # the keyboard as it goes on after SIGCONT, and the visitor's key typed meanwhile would be lost
