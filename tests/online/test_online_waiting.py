@@ -23,7 +23,9 @@ def test_a_pdp1_killed_while_its_visitor_thinks_is_replaced_and_the_move_played_
         async with OnlinePage(server) as page:
             await page.send({"type": "play"})
             await page.until(page.your_turn)
-            await page.settle(1.0)
+            # asleep by now (looked at as it asked, then suspended), and half a second from the server's next look
+            # at its process (every ALIVE_EVERY, 1 s, from the question): the move reaches the server first
+            await page.settle(0.5)
             board = page.state["board"]
             (pdp1,) = _pdp1s(server)
             os.kill(pdp1, signal.SIGKILL)
