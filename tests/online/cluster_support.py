@@ -102,6 +102,10 @@ def server_of(cluster: Cluster, game: str) -> ClusterServer:
         owner = store.owner_of(game)
     finally:
         store.close()
-    (server,) = [s for s in cluster.servers if s.name == owner]
-    return server
+    held = [s for s in cluster.servers if s.name == owner]
+    if len(held) != 1:  # (what the servers said, for the one who reads the failure)
+        said = "\n".join(f"{s.label}: " + " | ".join(s.log.read_text(errors="replace").splitlines()[-12:])
+                         for s in cluster.servers if s.log.exists())
+        raise AssertionError(f"game {game} is held by {owner!r}, none of the cluster's servers; their logs:\n{said}")
+    return held[0]
 
