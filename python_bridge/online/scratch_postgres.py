@@ -27,6 +27,9 @@ COMMAND_TIMEOUT_S = 60
 DATABASE = "kalah"
 
 
+PORT_TRIES = 3
+
+
 class ScratchError(Exception):
     """The scratch cluster could not be made or started: one line saying why."""
 
@@ -45,6 +48,7 @@ class ScratchPostgres:
     def __init__(self, port: int | None = None, parent: Path | None = None) -> None:
         self.bin = postgres_bin()
         self.port = port or free_port()
+        self.own_port = port is None  # (a port of its own choosing: another is chosen if this one is taken)
         self.folder = Path(tempfile.mkdtemp(prefix="kalah-postgres-", dir=parent))
         self.data = self.folder / "data"
         self.sockets = self.folder / "sockets"
@@ -77,13 +81,27 @@ class ScratchPostgres:
                     os.chown(path, owner.pw_uid, owner.pw_gid)
             self._run(self.bin / "initdb", "-D", self.data, "-A", "trust", "-U", self.user, "-E", "UTF8",
                       "--no-instructions")
-            self._pg_ctl("start", "-l", self.log)
+            self._listen()
             self.started = True
             self._run(self.bin / "createdb", "-h", self.sockets, "-p", str(self.port), DATABASE)
         except (ScratchError, OSError, KeyError) as failure:
             self.stop()
             raise ScratchError(f"the scratch PostgreSQL could not start: {failure}") from None
         return self
+
+    def _listen(self) -> None:
+        """``pg_ctl start``; on another free port when this one was taken meanwhile (``free_port`` only says it
+        was free when asked: another test's server or database may have taken it since), ``PORT_TRIES`` times."""
+        for tried in range(1, PORT_TRIES + 1):
+            try:
+                self._pg_ctl("start", "-l", self.log)
+                return
+            except ScratchError:
+                said = self.log.read_text(errors="replace") if self.log.exists() else ""
+                if not self.own_port or "already in use" not in said or tried == PORT_TRIES:
+                    raise
+                self.port = free_port()
+                self.url = f"postgresql://{self.user}@127.0.0.1:{self.port}/{DATABASE}"
 
     def new_database(self, name: str) -> str:
         """Another empty database in the cluster (a test's own); its URL."""
