@@ -78,6 +78,7 @@ __all__ = ["AssemblyFailed", "BreakpointReached", "Closing", "FULL_SPEED", "IDLE
            "UndefinedInstruction", "UntypableKeys", "live_simulators", "untypable"]
 
 STOP_RETRY = 0.5  # seconds to wait for a ^E to stop the machine before sending another
+GONE_ON_WAIT = 0.2  # at most this long a key waits for SIMH to have gone on (``gone_on``: a millisecond, as a rule)
 _BREAK_CMD = re.compile(r"\s*(no)?break(?:\s+(\S+))?\s*$", re.IGNORECASE)
 
 
@@ -349,8 +350,11 @@ class Simh(SimhOutput):
         if not self.child.isalive():  # died while nobody read it (a visitor thinking over a move)
             self.running = False
             raise SimhDied("the pdp1 process exited", self.tail())
+        child = self.awake()
+        # a key typed before SIMH has gone on (straight after a run or cont) is thrown away by its flush
+        self.wait_gone_on(time.monotonic() + GONE_ON_WAIT)
         try:
-            self.awake().send(keys)
+            child.send(keys)
         except OSError as failure:
             self.running = False
             raise SimhDied(f"the pdp1 process cannot be typed to: {failure}", self.tail()) from None
