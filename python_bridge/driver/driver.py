@@ -383,16 +383,15 @@ class GameDriver(Closing):
         return 0.0 if gone_on else max(0.0, self._run.continued_at + KEY_AFTER_CONT - time.monotonic())
 
     def _type(self, keys: str) -> None:
-        """Type once settled after the last ``cont`` (and, if slowed for the wait, once back at its own speed)."""
+        """Type (once back at its own speed, if slowed for the wait)."""
         if self._run.slowed and not self.panel.brief:  # (in the brief form the next stop at shbd speeds it up)
             sim = self.sim
             sim.stop()
             self._set_speed(sim, waiting=False)
             sim.cont()
             self._run.continued_at = time.monotonic()
-        self.sim.wait_gone_on(self._run.continued_at + KEY_AFTER_CONT)
         self._run.asked = False
-        self.sim.type(keys)
+        self.sim.type(keys)  # (which waits for SIMH to have gone on after that cont: ``Simh.type``)
 
     # -- the thinking -----------------------------------------------------------------------------
     def _on_break(self, sim: Simh, pc: int | None) -> None:

@@ -25,9 +25,7 @@ from ..exhibit.web_guard import free_port
 POSTGRES_LIB = Path("/usr/lib/postgresql")
 COMMAND_TIMEOUT_S = 60
 DATABASE = "kalah"
-
-
-PORT_TRIES = 3
+PORT_TRIES = 3  # ports tried when the chosen one is taken before the server starts
 
 
 class ScratchError(Exception):
@@ -54,8 +52,15 @@ class ScratchPostgres:
         self.sockets = self.folder / "sockets"
         self.log = self.folder / "postgres.log"
         self.user = "postgres" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
-        self.url = f"postgresql://{self.user}@127.0.0.1:{self.port}/{DATABASE}"
         self.started = False
+
+    @property
+    def url(self) -> str:
+        """Its database's URL (on the port it listens on)."""
+        return self._url(DATABASE)
+
+    def _url(self, database: str) -> str:
+        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
 
     def _as_owner(self, *command: str | Path) -> list[str]:
         args = [str(c) for c in command]
@@ -101,12 +106,11 @@ class ScratchPostgres:
                 if not self.own_port or "already in use" not in said or tried == PORT_TRIES:
                     raise
                 self.port = free_port()
-                self.url = f"postgresql://{self.user}@127.0.0.1:{self.port}/{DATABASE}"
 
     def new_database(self, name: str) -> str:
         """Another empty database in the cluster (a test's own); its URL."""
         self._run(self.bin / "createdb", "-h", self.sockets, "-p", str(self.port), name)
-        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{name}"
+        return self._url(name)
 
     def _pg_ctl(self, action: str, *more: str | Path) -> None:
         options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1"
