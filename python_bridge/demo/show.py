@@ -80,6 +80,10 @@ class Presenter(FrontEnd):
     _think_began: float = field(default=0.0, init=False)
 
     # -- the typewriter ------------------------------------------------------------------
+    @property
+    def paces_echo(self) -> bool:
+        return bool(self.pacer.typing_rate)
+
     def echo(self, text: str) -> None:
         """The PDP-1's output as the driver read it, a line at a time."""
         for char in text:

@@ -74,9 +74,8 @@ WAIT_TICK = 0.5  # how often ``FrontEnd.waiting`` hears that the PDP-1 is still 
 KEY_AFTER_CONT = 0.15  # SIMH flushes the keyboard as it continues (TCSAFLUSH): no key sooner, unless ``Simh.gone_on``
 START_ADDRESS = 0o100  # where the program starts a game from the panel
 
-# what the driver tells a front end, importable from here as from its own module
 __all__ = ["AFTER_END", "BEFORE_TITLE", "BETWEEN_GAMES", "DURING", "Failure", "FrontEnd", "GameOutcome", "GameDriver",
-           "Thought", "play_games"]
+           "Thought", "play_games"]  # what the driver tells a front end, importable from here as from its own module
 
 @dataclass
 class _MachineRun:
@@ -312,6 +311,8 @@ class GameDriver(Closing):
                 sim.cont()
                 continue
             for line in text.splitlines(keepends=True):
+                if self.front.paces_echo and sim.running:  # typed already: asleep while the paper takes its time
+                    sim.suspend()  # (or it spins in its keyboard loop meanwhile; the next exchange wakes it)
                 self.front.echo(line)
                 offered = False
                 for event in self._run.parser.feed(line):

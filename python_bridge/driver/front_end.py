@@ -93,6 +93,12 @@ class GameOutcome:
 class FrontEnd:
     """What a front end hears from the driver; every method does nothing until overridden."""
 
+    @property
+    def paces_echo(self) -> bool:
+        """Whether ``echo`` takes the typewriter's time (10 characters a second): the PDP-1, which typed the
+        line at SIMH's speed, is put to sleep meanwhile instead of spinning in its keyboard loop."""
+        return False
+
     def echo(self, text: str) -> None:
         """Typewriter output, a line (or a line's beginning) at a time, before that line's events."""
 

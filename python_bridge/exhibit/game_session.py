@@ -286,6 +286,10 @@ class GameSession(FrontEnd):
         self.last_touch = time.monotonic()  # the wait was the machine's, not the visitor's
         self.update(notice=None)
 
+    @property
+    def paces_echo(self) -> bool:
+        return bool(self.config.paper_pace)
+
     def echo(self, text: str) -> None:
         """The typewriter: onto the paper (paced at 10 characters a second when authentic)."""
         self.owner.beat()
