@@ -10,7 +10,7 @@ from typing import Callable
 from ..bench.online_load import STRENGTHS, ServerDidNotStart, run_bench
 from ..online.cluster import ClusterError
 from ..online.scratch_postgres import ScratchError
-from ..online.settings import PACES, RANGES
+from ..online.settings import GAMES_PER_CORE, PACES, RANGES
 from .validators import EXIT_FAILURE, UsageError, add_seed, bounded_int, fail, new_parser, run_guarded
 
 VISITORS = bounded_int(1, 1000)
@@ -51,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="visitors at each step of the ramp, 1-1,000 each (default 10,25,50,100,200)")
     parser.add_argument("--pace", choices=PACES, default="1960", help="1960 (the shipped pace, the default) or fast")
     parser.add_argument("--strength", choices=STRENGTHS, help="the visitors' choice (default: the shipped one)")
-    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: the shipped, 50 a core)")
+    parser.add_argument("--max-games", type=MAX_GAMES,
+                        help=f"machines at once (default: the shipped, {GAMES_PER_CORE} a core)")
     parser.add_argument("--think", type=think, default=(2.0, 8.0), metavar="MIN-MAX",
                         help="seconds a visitor thinks a move, 0-60 (default 2-8)")
     parser.add_argument("--servers", type=SERVERS, default=0, metavar="N",

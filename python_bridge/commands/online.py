@@ -17,7 +17,7 @@ from pathlib import Path
 from ..exhibit.settings import ConfigError
 from ..machine.simh import SimhError
 from ..online.server import run  # aiohttp, the kiosk's extra: without it __main__ says so in one line
-from ..online.settings import DATABASE_VARIABLE, PACES, RANGES, checked, checked_database, load_settings
+from ..online.settings import DATABASE_VARIABLE, GAMES_PER_CORE, PACES, RANGES, checked, checked_database, load_settings
 from ..online.store import StoreError
 from .validators import EXIT_FAILURE, UsageError, bounded_int, fail, folder_name, new_parser, readable_file, run_guarded
 
@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--state-dir", type=folder_name, metavar="DIR",
                         help="where the games are kept (default records/online; made if missing, checked first)")
     parser.add_argument("--pace", choices=PACES, help="1960: the PDP-1 at 1960 speed (the default); fast")
-    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once (default: 50 a core)")
+    parser.add_argument("--max-games", type=MAX_GAMES, help=f"machines at once (default: {GAMES_PER_CORE} a core)")
     parser.add_argument("--database", metavar="URL", type=database_url,
                         help=f"postgresql://user@host:port/name: the games in PostgreSQL (or ${DATABASE_VARIABLE}; "
                              "default: SQLite under the state folder)")

@@ -11,7 +11,7 @@ import threading
 
 from ..online.cluster import DEFAULT_PORT, Cluster, ClusterError
 from ..online.scratch_postgres import ScratchError
-from ..online.settings import PACES, RANGES
+from ..online.settings import GAMES_PER_CORE, PACES, RANGES
 from .validators import EXIT_FAILURE, UsageError, bounded_int, fail, new_parser, run_guarded
 
 SERVERS = bounded_int(1, 16)
@@ -25,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--servers", type=SERVERS, default=3, help="online servers, 1-16 (default 3)")
     parser.add_argument("--port", type=PORT, default=DEFAULT_PORT, help=f"HAProxy's port (default {DEFAULT_PORT})")
     parser.add_argument("--pace", choices=PACES, default="1960", help="1960 (the shipped pace, the default) or fast")
-    parser.add_argument("--max-games", type=MAX_GAMES, help="machines at once on each server (default: 50 a core)")
+    parser.add_argument("--max-games", type=MAX_GAMES,
+                        help=f"machines at once on each server (default: {GAMES_PER_CORE} a core)")
     return parser
 
 

@@ -113,7 +113,7 @@ class OnlineGame:
         if not self.leases.fresh():
             self._hold()
         if self.page_gone.is_set():
-            raise GameAborted("visitor", "its page has gone (kept, to be resumed by its ID)")
+            raise GameAborted("visitor", "its page has gone")
 
     def _check(self) -> None:
         if self._stop.is_set():

@@ -28,7 +28,7 @@ from ..exhibit.settings import (
     game_settings,
 )
 
-GAMES_PER_CORE = 50  # emulators a core runs at once by default: what make bench-online measured a core holds
+GAMES_PER_CORE = 100  # emulators a core runs at once by default: what make bench-online measured a core holds
 DEFAULT_PORT = 8361
 PACES = ("1960", "fast")
 # key -> (low, high) for numbers; the others are checked by name below
