@@ -11,9 +11,12 @@ the worker's Chromium, and stops Playwright at its end.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -54,6 +57,15 @@ def chromium_endpoint(chromium, tmp_path_factory):
         while processes_using(str(profile)) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not processes_using(str(profile)), "chromium processes left behind"
+        _remove_singleton(profile)
+
+
+def _remove_singleton(profile: Path) -> None:
+    """The folder Chromium keeps its profile's singleton socket in (``/tmp/org.chromium.Chromium.*``, named by
+    the profile's ``SingletonSocket`` link), which a stopped Chromium leaves behind: each run would add its own."""
+    link = profile / "SingletonSocket"
+    if link.is_symlink():
+        shutil.rmtree(Path(os.readlink(link)).parent, ignore_errors=True)
 
 
 def _devtools_address(process: subprocess.Popen) -> str:
