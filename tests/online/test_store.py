@@ -186,3 +186,20 @@ def test_prune_removes_finished_games_past_the_keep_and_unfinished_ones_left_alo
         assert store.prune(365 * day) == (0, 1) and store.load(old_held) is None
     finally:
         store.close()
+
+
+def test_a_games_table_that_cannot_be_read_is_a_problem_and_then_none_again(database) -> None:
+    store = open_store(*database)
+    raw = _raw(database)
+    try:
+        for n in range(3):
+            store.save(f"{n:022d}", f"record {n}", finished=bool(n % 2), owner="s1")
+        assert store.problem() is None
+        raw.execute("alter table games rename to games_away")
+        problem = store.problem()
+        assert problem is not None and problem.startswith("the games database cannot be read"), problem
+        raw.execute("alter table games_away rename to games")
+        assert store.problem() is None
+    finally:
+        raw.close()
+        store.close()
