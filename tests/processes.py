@@ -15,15 +15,22 @@ from python_bridge.exhibit.health import alive as pid_alive  # a zombie is dead:
 from python_bridge.exhibit.procinfo import descendants
 
 
+def name_and_state(pid: int) -> tuple[str, str]:
+    """A process's command name and its state letter (R running, S sleeping, T stopped, Z zombie), from
+    /proc; OSError once it is gone."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2]
+
+
 def pdp1_below(pid: int) -> list[int]:
     """The pdp1 processes running below ``pid`` (children, or further down), zombies left out."""
     found = []
     for below in descendants(pid):
         try:
-            stat = Path(f"/proc/{below}/stat").read_text()
+            name, state = name_and_state(below)
         except OSError:
             continue  # gone meanwhile
-        if stat[stat.index("(") + 1:stat.rindex(")")] == "pdp1" and stat[stat.rindex(")") + 2:].split()[0] != "Z":
+        if name == "pdp1" and state != "Z":
             found.append(below)
     return found
 

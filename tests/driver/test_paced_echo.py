@@ -10,20 +10,15 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 
 import pytest
 
 from python_bridge.driver.driver import FrontEnd, GameDriver
 from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
+from tests.processes import name_and_state
 
 STOPPED_WITHIN_S = 2.0  # SIGSTOP is delivered at once; /proc shows it a moment later on a busy host
-
-
-def _state(pid: int) -> str:
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    return stat[stat.rindex(")") + 2]
 
 
 class Typewriter(FrontEnd):
@@ -45,9 +40,9 @@ class Typewriter(FrontEnd):
             return
         pid = sim.child.pid
         until = time.monotonic() + (STOPPED_WITHIN_S if self.paced else 0.02)
-        while _state(pid) != "T" and time.monotonic() < until:
+        while name_and_state(pid)[1] != "T" and time.monotonic() < until:
             time.sleep(0.001)
-        self.while_running.append(_state(pid) == "T")
+        self.while_running.append(name_and_state(pid)[1] == "T")
 
 
 @pytest.mark.parametrize("paced", [True, False], ids=["paced", "at-once"])

@@ -20,7 +20,7 @@ import pytest
 
 from python_bridge.exhibit.procinfo import descendants
 from python_bridge.machine.simh import Simh, UntypableKeys, untypable
-from tests.processes import as_at_a_terminal
+from tests.processes import as_at_a_terminal, name_and_state
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = "your move(, or s to swap)?\\? "
@@ -281,8 +281,7 @@ def test_sigterm_at_the_question_leaves_as_ctrl_c_does(kalah_tape, tmp_path: Pat
 def _pdp1_state(player_pid: int) -> str:
     """The one pdp1 below the play command: its state letter (T: stopped)."""
     (pid,) = [p for p in descendants(player_pid) if Path(f"/proc/{p}/exe").resolve().name == "pdp1"]
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    return stat[stat.rindex(")") + 2]
+    return name_and_state(pid)[1]
 
 
 def test_the_pdp1_sleeps_while_the_person_thinks_and_wakes_for_each_key(kalah_tape, tmp_path: Path) -> None:
