@@ -453,7 +453,7 @@ class GameDriver(Closing):
 
         A ``pdp1`` that does not answer (stopped, hung) or answers from
         elsewhere raises during a game (the game is restored) and is replaced
-        for the next game after it.  The next key is typed once SIMH has gone on (``settle_left``).
+        for the next game after it.  The next key waits for SIMH to have gone on (``Simh.type``).
         """
         if self.machine is None or self._run.lost or not self._run.asked:
             return  # (not asked yet: the PDP-1 may be typing, or about to stop itself at a breakpoint)
