@@ -24,7 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "demo": {"checking", "driver", "machine", "reference", "tools"},
     "exhibit": {"driver", "machine", "reference", "tools"},  # the page, its session, its guard: under both front ends
     "kiosk": {"driver", "exhibit", "machine", "reference", "tools"},  # the gallery
-    "online": {"demo", "driver", "exhibit", "machine", "reference", "tools"},  # the web site
+    "online": {"checking", "demo", "driver", "exhibit", "machine", "reference", "tools"},  # the web site
     "bench": {"checking", "driver", "exhibit", "kiosk", "machine", "online", "reference", "tools"},  # its cluster
     "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "exhibit", "kiosk", "online",
                  "tools"},

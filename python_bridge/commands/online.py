@@ -17,7 +17,16 @@ from pathlib import Path
 from ..exhibit.settings import ConfigError
 from ..machine.simh import SimhError
 from ..online.server import run  # aiohttp, the kiosk's extra: without it __main__ says so in one line
-from ..online.settings import DATABASE_VARIABLE, GAMES_PER_CORE, PACES, RANGES, checked, checked_database, load_settings
+from ..online.settings import (
+    DATABASE_VARIABLE,
+    EDITIONS,
+    GAMES_PER_CORE,
+    PACES,
+    RANGES,
+    checked,
+    checked_database,
+    load_settings,
+)
 from ..online.store import StoreError
 from .validators import EXIT_FAILURE, UsageError, bounded_int, fail, folder_name, new_parser, readable_file, run_guarded
 
@@ -34,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--state-dir", type=folder_name, metavar="DIR",
                         help="where the games are kept (default records/online; made if missing, checked first)")
     parser.add_argument("--pace", choices=PACES, help="1960: the PDP-1 at 1960 speed (the default); fast")
+    parser.add_argument("--edition", choices=EDITIONS,
+                        help="server: a PDP-1 of ours for each visitor (the default); browser: the visitors' browsers "
+                             "run it, and send each finished game's record (POST /records), checked and kept")
     parser.add_argument("--max-games", type=MAX_GAMES, help=f"machines at once (default: {GAMES_PER_CORE} a core)")
     parser.add_argument("--database", metavar="URL", type=database_url,
                         help=f"postgresql://user@host:port/name: the games in PostgreSQL (or ${DATABASE_VARIABLE}; "
@@ -83,8 +95,8 @@ def main(argv: list[str]) -> int:
         settings = load_settings(args.config)
         # the database: the option, else the environment (a password kept out of files), else the file's
         database = args.database if args.database is not None else os.environ.get(DATABASE_VARIABLE)
-        given = {"host": args.host, "port": args.port, "pace": args.pace, "max_games": args.max_games,
-                 "database": database, "label": args.label}
+        given = {"host": args.host, "port": args.port, "pace": args.pace, "edition": args.edition,
+                 "max_games": args.max_games, "database": database, "label": args.label}
         changes = {key: checked(key, value) for key, value in given.items() if value is not None}
         if args.state_dir is not None:
             changes["state_dir"] = Path(args.state_dir)  # type: ignore[assignment]

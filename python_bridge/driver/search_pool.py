@@ -20,12 +20,14 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Callable, TypeVar
 
 from ..reference.rules import Position, Variants
 from ..reference.search import best_move, level_move, level_pie_swap
 
 Decision = tuple[bool, int, int, int]  # (swap?, pit, depth searched, positions visited)
 ORPHAN_LOOK_S = 1.0
+T = TypeVar("T")
 log = logging.getLogger("kalah.search")
 
 
@@ -65,18 +67,23 @@ class SearchPool:
                                    initializer=_end_with_the_server)
 
     def decide(self, position: Position, variants: Variants, level: int, swap_offered: bool) -> Decision:
+        return self.run(reference_decision, position, variants, level, swap_offered)
+
+    def run(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in a worker (a module-level function, its arguments and answer picklable): a
+        cross-check's search, or a whole record checked (``checking.records``)."""
         for attempt in (1, 2):
             with self._lock:
                 pool = self._pool
             try:
-                return pool.submit(reference_decision, position, variants, level, swap_offered).result()
+                return pool.submit(work, *args).result()
             except BrokenProcessPool:  # a worker died: a new pool, and the question again
                 log.warning("a search worker died; its pool is made again (attempt %d)", attempt)
                 with self._lock:
                     if self._pool is pool:
                         pool.shutdown(wait=False, cancel_futures=True)
                         self._pool = self._made()
-        return reference_decision(position, variants, level, swap_offered)  # answered here all the same
+        return work(*args)  # answered here all the same
 
     def alive(self) -> int:
         """The worker processes running now (started as the first questions come)."""

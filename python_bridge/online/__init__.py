@@ -10,12 +10,13 @@ game driver with a page as its front end -- on a thread and an emulator of its o
 many machines run at once, the waiting line, first come first served); ``site`` (the games and pages one
 server process holds, one line for the whole site, the searches' worker processes), ``app`` (aiohttp's
 handlers: the page, ``/ws``, the records by ID, ``/health``, ``/metrics``) and ``server`` (serving them);
+``browser_records`` (the browser edition's finished games, sent by their pages, checked, then kept);
 ``upkeep``, ``backup`` and ``stats`` (records kept ``keep_days``, backups that restore games, figures for
 curators); ``scratch_postgres`` and
 ``cluster`` (PostgreSQL, N servers and HAProxy on one machine: ``make online-cluster`` and the tests).
 
 The page, its session and the server guard are the exhibit's (``exhibit``); nothing here is the kiosk's.
 
-May import: ``driver``, ``exhibit``, ``demo`` (the paper picture), ``machine``, ``reference``, ``tools``
-and the standard library (and aiohttp; psycopg only where PostgreSQL is used).
+May import: ``checking`` (a browser's record checked), ``driver``, ``exhibit``, ``demo`` (the paper picture),
+``machine``, ``reference``, ``tools`` and the standard library (and aiohttp; psycopg only where PostgreSQL is used).
 """

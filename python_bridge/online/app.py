@@ -25,6 +25,7 @@ from ..exhibit.connection import Client
 from ..exhibit.messages import MAX_MESSAGE_BYTES, ClientMessage
 from ..exhibit.page import STATIC_DIR, page_html
 from ..exhibit.web_guard import guarded_app, listen
+from .browser_records import RecordIntake
 from .game import OnlineGame, saved_game, well_formed
 from .lobby import Full
 from .settings import OnlineSettings
@@ -233,6 +234,8 @@ def build_app(site: Site) -> web.Application:
     app.router.add_get("/ws", online.websocket)
     app.router.add_get("/games/{game}/record.txt", online.record)
     app.router.add_get("/games/{game}/paper.svg", online.paper)
+    if site.settings.edition == "browser":
+        app.router.add_post("/records", RecordIntake(site).receive)
     if not site.settings.metrics_port:  # else on a port of its own (``serve``)
         app.router.add_get("/metrics", site.metrics.handler)
     app.router.add_static("/static/", STATIC_DIR)

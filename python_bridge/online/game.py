@@ -59,6 +59,7 @@ class Counters:
     mismatches: int = 0
     restarts: int = 0
     errors: int = 0
+    records_refused: int = 0  # browser games' records the reference refused (browser_records)
     reply_1960_s: float = 0.0  # the PDP-1's paced replies: their 1960 seconds, counted (thinking and typing)
     reply_wall_s: float = 0.0  # and the wall seconds they took (how closely the host kept the pace)
     lock: threading.Lock = field(default_factory=threading.Lock)

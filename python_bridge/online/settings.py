@@ -31,6 +31,7 @@ from ..exhibit.settings import (
 GAMES_PER_CORE = 100  # emulators a core runs at once by default: what make bench-online measured a core holds
 DEFAULT_PORT = 8361
 PACES = ("1960", "fast")
+EDITIONS = ("server", "browser")  # where the PDP-1 runs: an emulator of ours a visitor, or the visitor's browser
 # key -> (low, high) for numbers; the others are checked by name below
 RANGES: dict[str, tuple[float, float]] = {
     "port": (1024, 65535), "max_games": (1, 1000), "max_waiting": (0, 100_000), "per_ip_games": (1, 1000),
@@ -41,7 +42,7 @@ INTEGERS = {"port", "max_games", "max_waiting", "per_ip_games", "min_free_mb", "
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
-KEYS = (*RANGES, "host", "state_dir", "pace", "trusted_proxies", "allowed_hosts", "database", "label",
+KEYS = (*RANGES, "host", "state_dir", "pace", "edition", "trusted_proxies", "allowed_hosts", "database", "label",
         "accessibility_contact", "log_addresses", "metrics_port")
 LOG_ADDRESSES = ("truncated", "none")  # the access log: a visitor's network (/24, /48), or no address at all
 LABEL_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -69,6 +70,7 @@ class OnlineSettings:
     port: int = DEFAULT_PORT
     state_dir: Path = Path("records/online")
     pace: str = "1960"  # "1960": the PDP-1 thinks and types at 1960 speed; "fast": as fast as the host runs
+    edition: str = "server"  # "browser": finished games' records received from visitors' browsers (POST /records)
     max_games: int = field(default_factory=default_max_games)
     # processes searching beside the server for the cross-checks (0: the server's own interpreter)
     workers: int = field(default_factory=cores)
@@ -108,6 +110,10 @@ def checked(key: str, value: object) -> object:
     if key == "pace":
         if value not in PACES:
             raise ConfigError(f"pace must be one of {', '.join(PACES)}, not {str(value)[:40]!r}")
+        return value
+    if key == "edition":
+        if value not in EDITIONS:
+            raise ConfigError(f"edition must be one of {', '.join(EDITIONS)}, not {str(value)[:40]!r}")
         return value
     if key == "host":
         try:

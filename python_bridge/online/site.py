@@ -199,7 +199,8 @@ class Site:
                 "games_played": c.games_played, "replies_timed": len(c.replies), "mismatches": c.mismatches,
                 "restarts": c.restarts, "reply_1960_s": round(c.reply_1960_s, 3),
                 "reply_wall_s": round(c.reply_wall_s, 3),
-                "errors": c.errors, "database": database or "ok", "server": self.name, "pid": os.getpid(),
+                "errors": c.errors, "records_refused": c.records_refused, "database": database or "ok",
+                "server": self.name, "pid": os.getpid(),
                 "rss_kb": rss_kb(), "connections": sum(len(s) for s in self.clients.values()),
                 "workers": self.searches.alive() if self.searches else 0}
 

@@ -57,6 +57,7 @@ pits = 4
     ("[online]\nwatchdog_seconds = 601", "watchdog_seconds must be a number from 1 to 600"),
     ("[online]\nper_ip_games = true", "per_ip_games must be a whole number"),
     ("[online]\npace = \"slow\"", "pace must be one of 1960, fast"),
+    ("[online]\nedition = \"wasm\"", "edition must be one of server, browser"),
     ("[online]\nhost = \"example.org\"", "host must be an IP address"),
     ("[online]\ntrusted_proxies = [\"proxy\"]", "trusted_proxies must be a list of IP addresses"),
     ("[online]\nallowed_hosts = [\"Evil Host\"]", "allowed_hosts must be a list of 1 to 10 host names"),

@@ -1,0 +1,100 @@
+"""The browser edition's records at the server (``--edition browser``): a finished game's record, sent as its page
+sends it, is checked by the reference in the search workers and kept, counted in ``/health``, ``/metrics`` and
+``online stats``; a tampered one is refused with its reason and nothing of it is kept.  A real server, a real
+SQLite store, and records of whole games played on Debian's pdp1 through the one driver."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.error
+import urllib.request
+
+import pytest
+
+from python_bridge.driver.driver import play_games
+from python_bridge.driver.record_files import game_record
+from python_bridge.driver.visitors import RandomVisitor
+from python_bridge.machine.front_panel import PanelSettings
+from python_bridge.online.browser_records import MAX_RECORD_BYTES
+from tests.online.online_support import OnlineServer, online_command, write_settings
+
+pytestmark = pytest.mark.simh
+
+LEVEL = 1  # the site's level (write_settings'); no strengths offered besides it
+
+
+def _post(url: str, body: bytes) -> tuple[int, dict | str]:
+    request = urllib.request.Request(url + "/records", data=body, method="POST",
+                                     headers={"Content-Type": "text/plain; charset=utf-8"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        text = refused.read().decode()
+        return refused.code, json.loads(text) if text.startswith("{") else text
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return answer.read().decode()
+
+
+@pytest.fixture(scope="module")
+def records(kalah_tape) -> list[str]:
+    """Two whole games of the PDP-1 at the site's level, as the driver keeps them."""
+    texts = []
+    for seed in (1, 2):
+        panel = PanelSettings(pits=3, seeds=2, depth=LEVEL, pdp1_first=seed == 2)
+        [outcome] = play_games(panel, RandomVisitor(random.Random(seed)), 1)
+        texts.append(game_record(outcome, "game record", finished=True, fields=(("language", "pl"),)).text())
+    return texts
+
+
+@pytest.fixture
+def server(tmp_path):
+    settings = write_settings(tmp_path, level=LEVEL, workers=1)
+    started = OnlineServer(settings, tmp_path / "state")
+    started.args += ["--edition", "browser"]
+    with started as running:
+        yield running
+
+
+def test_records_checked_and_kept_tampered_ones_refused(server, records: list[str], tmp_path) -> None:
+    kept = []
+    for text in records:
+        status, answer = _post(server.url, text.encode())
+        assert status == 201, answer
+        assert answer["choices_checked"] > 0
+        kept.append(_get(server.url + answer["record"]))
+        assert re.sub(r"^Kalah on the PDP-1: .*\n", "", kept[-1]).rstrip("\n") == \
+            re.sub(r"^Kalah on the PDP-1: .*\n", "", text).rstrip("\n")
+        assert kept[-1].startswith(f"Kalah on the PDP-1: online game {answer['game']} (played in the visitor's browser)")
+
+    pdp1_move = next(n for n, line in enumerate(records[1].splitlines()) if line.startswith("record: "))
+    lines = records[1].splitlines()
+    moves = lines[pdp1_move].split()[1:]
+    first = int(moves[0])  # the PDP-1 moves first in the second game: its opening changed to another pit
+    lines[pdp1_move] = "record: " + " ".join([str(first % 3 + 1), *moves[1:]])
+    status, answer = _post(server.url, "\n".join(lines).encode())
+    assert status == 422 and answer["refused"].startswith(f"move 1: the PDP-1 would have played {first}"), answer
+
+    deeper = records[0].replace(f"level {LEVEL}  rules", "level 5  rules")
+    status, answer = _post(server.url, deeper.encode())
+    assert status == 422 and "level 5 is not one this site plays" in answer["refused"], answer
+    assert _post(server.url, b"\xff\xfe")[0] == 400
+    assert _post(server.url, b"x" * (MAX_RECORD_BYTES + 1))[0] == 413
+
+    health = json.loads(_get(server.url + "/health"))
+    assert (health["games_played"], health["records_refused"]) == (2, 2)
+    assert "\nkalah_games_played_total 2.0\n" in _get(server.url + "/metrics")
+    server.stop()
+    stats = online_command("stats", "--state-dir", str(tmp_path / "state"))
+    assert stats.returncode == 0, stats.stderr
+    assert stats.stdout.splitlines()[0].endswith(": 2 (2 finished)"), stats.stdout  # nothing of the refused kept
+
+
+def test_a_server_edition_takes_no_records(tmp_path, records: list[str]) -> None:
+    with OnlineServer(write_settings(tmp_path, level=LEVEL), tmp_path / "state") as running:
+        assert _post(running.url, records[0].encode())[0] in (404, 405)
