@@ -17,7 +17,7 @@ KALAH_SRC := $(shell python3 python_bridge/machine/tapes.py kalah)
 PROVE_SRC := $(shell python3 python_bridge/machine/tapes.py prove)
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk online online-cluster bench-online soak install-kiosk clean
+.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk online online-cluster bench-online bench-web soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -177,6 +177,12 @@ online-cluster: MODE = cluster
 online-cluster: SERVERS ?= 3
 online-cluster: build
 	$(PY) -m python_bridge online-cluster --servers $(SERVERS) $(ARGS)
+
+## bench-web: the browser edition's figures: a server of the browser edition receiving the records of GAMES finished games (default 1000), each checked, on one core
+bench-web: GAMES ?= 1000
+bench-web: MODE = kiosk
+bench-web: build
+	$(PY) -m python_bridge bench-web --games $(GAMES) $(ARGS)
 
 ## bench-online: the online exhibit under simulated visitors: its three target rows, or with STEPS=10,25,50,100,200 PACE=1960|fast ARGS=... a ramp
 bench-online: MODE = test

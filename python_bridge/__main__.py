@@ -34,6 +34,7 @@ COMMANDS = {
     "bench-contract": "bench_contract",
     "bench-kiosk": "bench_kiosk",
     "bench-online": "bench_online",
+    "bench-web": "bench_web",
     "first-visit": "first_visit",
     "solve-table": "solve_table",
     "figures": "figures",

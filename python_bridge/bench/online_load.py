@@ -246,18 +246,22 @@ def settings_text(pace: str, max_games: int | None) -> str:
 
 
 @contextlib.contextmanager
-def one_server(pace: str, max_games: int | None) -> Iterator[tuple[Measured, int]]:
-    """One server on SQLite with the shipped settings but ``pace`` (and ``max_games``), on a free loopback port
-    with a scratch state folder: the site to measure and its ``max_games``; stopped at the end."""
+def one_server(pace: str, max_games: int | None, options: tuple[str, ...] = (), extra_settings: str = "",
+               cpus: set[int] | None = None) -> Iterator[tuple[Measured, int]]:
+    """One server on SQLite with the shipped settings but ``pace`` (and ``max_games``, ``extra_settings``'
+    lines of ``[online]``, the command's ``options``), on a free loopback port with a scratch state folder,
+    kept to ``cpus`` (every process it starts too) when given: the site to measure and its ``max_games``;
+    stopped at the end."""
     with tempfile.TemporaryDirectory(prefix="bench-online-") as scratch:
         folder = Path(scratch)
         port = free_port()
         settings = folder / "online.toml"
-        settings.write_text(settings_text(pace, max_games))
+        settings.write_text(settings_text(pace, max_games) + extra_settings)
         with open(folder / "server.log", "wb") as log:
             server = subprocess.Popen([sys.executable, "-m", "python_bridge", "online", "--config", str(settings),
-                                       "--port", str(port), "--state-dir", str(folder / "state")],
-                                      cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+                                       "--port", str(port), "--state-dir", str(folder / "state"), *options],
+                                      cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                      preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus))
             url = f"http://127.0.0.1:{port}"
             try:
                 health = _started(url, server)

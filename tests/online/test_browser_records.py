@@ -70,7 +70,8 @@ def test_records_checked_and_kept_tampered_ones_refused(server, records: list[st
         kept.append(_get(server.url + answer["record"]))
         assert re.sub(r"^Kalah on the PDP-1: .*\n", "", kept[-1]).rstrip("\n") == \
             re.sub(r"^Kalah on the PDP-1: .*\n", "", text).rstrip("\n")
-        assert kept[-1].startswith(f"Kalah on the PDP-1: online game {answer['game']} (played in the visitor's browser)")
+        heading = f"Kalah on the PDP-1: online game {answer['game']} (played in the visitor's browser)"
+        assert kept[-1].startswith(heading)
 
     pdp1_move = next(n for n, line in enumerate(records[1].splitlines()) if line.startswith("record: "))
     lines = records[1].splitlines()
