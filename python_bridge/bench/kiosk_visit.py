@@ -154,12 +154,12 @@ def _play(page, figures: GameFigures, strength: str, rng: random.Random, pdp1_pi
     figures.seconds = time.monotonic() - (began or time.monotonic())
 
 
-def browser_ready() -> None:
-    """Debian's Chromium and Playwright, which ``make bench-kiosk``'s set-up (``test`` mode) installs before
-    the benchmark starts; run any other way without them, the benchmark stops with one line saying so."""
+def browser_ready(command: str = "bench-kiosk") -> None:
+    """Debian's Chromium and Playwright, which ``make COMMAND``'s set-up (``test`` mode) installs before
+    the command starts; run any other way without them, the command stops with one line saying so."""
     if importlib.util.find_spec("playwright") is None or not Path(CHROMIUM).exists():
-        raise SystemExit("bench-kiosk: Debian's chromium and Playwright are missing: "
-                         "scripts/bootstrap.sh test installs them (make bench-kiosk runs it)")
+        raise SystemExit(f"{command}: Debian's chromium and Playwright are missing: "
+                         f"scripts/bootstrap.sh test installs them (make {command} runs it)")
 
 
 def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, seed: int) -> list[GameFigures]:

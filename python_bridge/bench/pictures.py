@@ -8,15 +8,18 @@ on the real emulator, a game under way: the board, the typewriter's paper, the c
 
 Deterministic: the visitor's touches are seeded, the PDP-1's replies follow from them, the page is
 asked for reduced motion and is taken only at the visitor's question with no seed in flight and the
-fonts loaded.  Device scale 1 and the screen sizes the docs name keep the files small enough to commit.
-The servers and the browser are those of ``make bench-kiosk`` (``kiosk_visit``) and ``make bench-online``
-(``online_load``), not a harness of their own.
+fonts loaded, drawn afresh whole: two runs give the same files, byte for byte (so a run that changes a
+picture is a page that changed).  Device scale 1 and the screen sizes the docs name keep the files small
+enough to commit.  The servers and the browser are those of ``make bench-kiosk`` (``kiosk_visit``) and
+``make bench-online`` (``online_load``), not a harness of their own.
 """
 
 from __future__ import annotations
 
 import random
+import shutil
 import struct
+import sys
 import tempfile
 import time
 import zlib
@@ -101,14 +104,19 @@ def _play(page, picture: Picture, rng: random.Random, moves: int) -> None:
                                f"(document.body.dataset.phase === 'your_turn' && {PROMPTS} > {prompts})")
 
 
-def _still(page) -> None:
-    """The visitor's question on the screen and nothing moving: no seed in flight, the fonts loaded, the
-    console's line saying the machine waits; then a moment for the last lamps the server sent."""
+def _still(page, picture: Picture) -> None:
+    """The visitor's question on the screen and nothing moving: no seed in flight, the fonts loaded; a moment
+    for the last lamps the server sent; then the whole page drawn afresh (the window a pixel taller and back),
+    as the same game's pixels differed run to run at the pits' rims, the board having been drawn in parts."""
     page.wait_for_selector(YOUR_TURN)
     page.wait_for_selector('body:not([data-sowing="yes"])')
     page.wait_for_function("document.fonts.status === 'loaded'")
     page.mouse.move(0, 0)  # (no hover left on a pit by a click)
     time.sleep(1.0)
+    page.set_viewport_size({"width": picture.width, "height": picture.height + 1})
+    page.set_viewport_size({"width": picture.width, "height": picture.height})
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    time.sleep(0.5)
 
 
 def take(browser, picture: Picture, url: str, choices: tuple[str, ...], out: Path) -> None:
@@ -117,7 +125,7 @@ def take(browser, picture: Picture, url: str, choices: tuple[str, ...], out: Pat
     try:
         _start(page, picture, choices)
         _play(page, picture, random.Random(SEED), MOVES)
-        _still(page)
+        _still(page, picture)
         page.screenshot(path=str(out), animations="disabled", caret="hide")
     finally:
         context.close()
@@ -181,25 +189,32 @@ def _unfilter(kind: int, line: bytearray, above: bytearray, bpp: int) -> bytearr
 
 
 def make_pictures(folder: Path = FOLDER) -> int:
-    """Take every picture into ``folder``; a line each (its size, colours and bytes); 0 when all were taken."""
-    browser_ready()
+    """Take every picture, then put them all in ``folder`` (none replaced unless all were taken); a line each
+    (its size, colours and bytes); 0 when all were taken, else 1 and one line saying what failed."""
+    browser_ready("pictures")
+    from playwright.sync_api import Error as BrowserError
     from playwright.sync_api import sync_playwright
 
-    folder.mkdir(parents=True, exist_ok=True)
     kiosk_choices = ("classic", shipped_strength())
     with tempfile.TemporaryDirectory(prefix="pictures-") as scratch, sync_playwright() as pw:
+        taken = Path(scratch) / "taken"
+        taken.mkdir()
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, *STILL_ARGS])
         try:
             with shipped_kiosk(Path(scratch) / "kiosk", "fast") as url:
                 for picture in (p for p in PICTURES if p.site == "kiosk"):
-                    take(browser, picture, url, kiosk_choices, folder / picture.name)
-                    print(describe(picture, folder), flush=True)
+                    take(browser, picture, url, kiosk_choices, taken / picture.name)
             with one_server("fast", None) as (site, _):
                 for picture in (p for p in PICTURES if p.site == "online"):
-                    take(browser, picture, site.url, (), folder / picture.name)
-                    print(describe(picture, folder), flush=True)
+                    take(browser, picture, site.url, (), taken / picture.name)
+        except (BrowserError, RuntimeError) as exc:  # (ServerDidNotStart is a RuntimeError)
+            print(f"pictures: not taken, none replaced: {str(exc).splitlines()[0][:300]}", file=sys.stderr)
+            return 1
         finally:
             browser.close()
+        for picture in PICTURES:
+            shutil.copyfile(taken / picture.name, folder / picture.name)
+            print(describe(picture, folder), flush=True)
     return 0
 
 

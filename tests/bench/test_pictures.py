@@ -15,7 +15,7 @@ pytestmark = pytest.mark.simh
 
 def test_make_pictures_takes_every_picture_the_docs_show(tmp_path, kalah_tape, bridge) -> None:
     need("/usr/bin/chromium")
-    done = bridge("pictures", "--out", str(tmp_path / "pictures"), timeout=300)
+    done = bridge("pictures", "--pictures", str(tmp_path / "pictures"), timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     lines = done.stdout.splitlines()
     assert len(lines) == len(PICTURES), lines
