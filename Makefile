@@ -17,7 +17,7 @@ KALAH_SRC := $(shell python3 python_bridge/machine/tapes.py kalah)
 PROVE_SRC := $(shell python3 python_bridge/machine/tapes.py prove)
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures kiosk online online-cluster bench-online bench-web soak install-kiosk clean
+.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures pictures kiosk online online-cluster bench-online bench-web soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -139,10 +139,17 @@ bench-asm: setup
 	$(PY) -m tools.macro.bench $(KALAH_SRC)
 
 ## figures: measure every figure the docs quote -> docs/figures.md (FIGURES=all adds the long sections, FIGURES=name,name runs those)
+# The sections in a browser (pictures, kiosk) need the test set-up's Playwright too; all needs both it and OpenSpiel.
 figures: FIGURES ?= default
 figures: MODE = $(if $(filter all strength,$(subst $(comma), ,$(FIGURES))),bench,play)
 figures: build
+	@$(if $(filter all pictures kiosk,$(subst $(comma), ,$(FIGURES))),$(SETUP) test)
 	$(PY) -m python_bridge figures --sections $(FIGURES)
+
+## pictures: the docs' pictures (docs/pictures/*.png): the kiosk's screen, the online page on a phone and a desktop, a seeded game under way, in Chromium
+pictures: MODE = test
+pictures: build
+	$(PY) -m python_bridge pictures
 
 ## fuzz-asm: N random programs (seed SEED) assembled by macro1 and tools.macro must match
 fuzz-asm: N ?= 2000

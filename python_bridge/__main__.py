@@ -38,6 +38,7 @@ COMMANDS = {
     "first-visit": "first_visit",
     "solve-table": "solve_table",
     "figures": "figures",
+    "pictures": "pictures",
 }
 
 USAGE = "usage: python -m python_bridge [--version] {" + ",".join(COMMANDS) + "} ...\n"

@@ -1,9 +1,10 @@
 """Every benchmark and study that prints figures: measured on the host, printed, never asserted.
 
 ``figures`` (the PDP-1's ``bench`` measurements), ``figures_page`` (docs/figures.md, every figure the
-docs quote, from its command), ``reference_speed`` (the reference engine's search speed:
-``bench-ref``), ``contract_study`` (the level contract's rows: ``bench-contract``), ``strength`` (the
-default level, played by the reference, against OpenSpiel's bots: ``bench-strength``),
+docs quote, from its command), ``pictures`` (the docs' screenshots of the exhibit's pages: ``pictures``),
+``reference_speed`` (the reference engine's search speed: ``bench-ref``), ``contract_study`` (the level
+contract's rows: ``bench-contract``), ``strength`` (the default level, played by the reference, against
+OpenSpiel's bots: ``bench-strength``),
 ``openspiel_layout`` (OpenSpiel's mancala board and actions mapped to our pits), ``first_visit`` (a
 first-time visitor's game at the kiosk's settings, played by the reference), ``kiosk_visit`` (what a
 visitor waits for at the kiosk, in Debian's Chromium: ``bench-kiosk``), ``online_load`` (what one host

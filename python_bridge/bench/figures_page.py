@@ -130,6 +130,13 @@ SECTIONS = (
             "wall seconds from a touch to the next question after each PDP-1 reply, each game's minutes, and "
             "the emulator's share of a core while it waits for a touch.",
             "python_bridge", ("bench-kiosk", "--games", "1"), long=True),
+    Section("pictures", "The docs' pictures",
+            "The pictures the README, `docs/kiosk.md` and `docs/online.md` show (`docs/pictures/*.png`): the kiosk's "
+            "screen at its shipped settings and the online page on a phone and a desktop, each a seeded classic game "
+            "at the visitor's fifth question, screenshots of the real pages in Debian's Chromium (device scale 1, "
+            "reduced motion), the fast pace aside. Each picture's size, distinct colours and bytes. Run by name "
+            "(or with `all`): it needs the test set-up's Playwright.",
+            "python_bridge", ("pictures",), long=True),
     Section("first-visit", "A first-time visitor against the kiosk's strengths",
             "A novice's model (the rules card's extra turn when one is in sight, else the biggest capture, "
             "else any pit, and one move in four anywhere) moving first against the kiosk's three strengths, "

@@ -18,6 +18,7 @@ The targets it prints them against are the exhibit's (docs/kiosk.md).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import random
@@ -28,6 +29,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from ..exhibit.procinfo import cpu_seconds
 from ..exhibit.web_guard import free_port
@@ -92,6 +94,22 @@ def _config(folder: Path, speed: str) -> tuple[Path, str]:
     return path, f"http://127.0.0.1:{port}"
 
 
+@contextlib.contextmanager
+def shipped_kiosk(folder: Path, speed: str) -> Iterator[str]:
+    """The kiosk server at the shipped settings but ``speed``, on a free port with its state in ``folder``
+    (made here): its URL once its emulator is up; stopped, its pdp1 with it, after the block."""
+    (folder / "state").mkdir(parents=True)
+    config, url = _config(folder, speed)
+    server = Server(config, folder / "server-output.txt")
+    server.start()
+    try:
+        if wait_healthy(url, server) is None:
+            raise RuntimeError(f"the kiosk server did not start: {(folder / 'server-output.txt').read_text()[-800:]}")
+        yield url
+    finally:
+        server.stop()
+
+
 def _play(page, figures: GameFigures, strength: str, rng: random.Random, pdp1_pid) -> None:
     """Touch the size and the strength, then play (or new game); then random legal pits until the result."""
     page.locator(f'[data-choice="{figures.size}"]').tap()
@@ -136,12 +154,12 @@ def _play(page, figures: GameFigures, strength: str, rng: random.Random, pdp1_pi
     figures.seconds = time.monotonic() - (began or time.monotonic())
 
 
-def browser_ready() -> None:
-    """Debian's Chromium and Playwright, which ``make bench-kiosk``'s set-up (``test`` mode) installs before
-    the benchmark starts; run any other way without them, the benchmark stops with one line saying so."""
+def browser_ready(command: str = "bench-kiosk") -> None:
+    """Debian's Chromium and Playwright, which ``make COMMAND``'s set-up (``test`` mode) installs before
+    the command starts; run any other way without them, the command stops with one line saying so."""
     if importlib.util.find_spec("playwright") is None or not Path(CHROMIUM).exists():
-        raise SystemExit("bench-kiosk: Debian's chromium and Playwright are missing: "
-                         "scripts/bootstrap.sh test installs them (make bench-kiosk runs it)")
+        raise SystemExit(f"{command}: Debian's chromium and Playwright are missing: "
+                         f"scripts/bootstrap.sh test installs them (make {command} runs it)")
 
 
 def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, seed: int) -> list[GameFigures]:
@@ -157,14 +175,7 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
         with tempfile.TemporaryDirectory(prefix="bench-kiosk-") as scratch, sync_playwright() as pw:
             for speed in speeds:
                 folder = Path(scratch) / speed
-                (folder / "state").mkdir(parents=True)
-                config, url = _config(folder, speed)
-                server = Server(config, folder / "server-output.txt")
-                server.start()
-                try:
-                    if wait_healthy(url, server) is None:
-                        raise RuntimeError("the kiosk server did not start: "
-                                           f"{(folder / 'server-output.txt').read_text()[-800:]}")
+                with shipped_kiosk(folder, speed) as url:
                     context = pw.chromium.launch_persistent_context(
                         str(folder / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
                         viewport={"width": 1280, "height": 800}, has_touch=True)
@@ -188,8 +199,6 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
                                 print("    " + line[:300], flush=True)
                     finally:
                         context.close()
-                finally:
-                    server.stop()
     finally:
         if spinner is not None:
             spinner.kill()

@@ -119,16 +119,16 @@ def folder_name(text: str) -> Path:
     return Path(text)
 
 
-def ready_folder(path: Path) -> Path:
-    """Make ``path`` if it is missing and write a file in it, before any work: a visitor never plays a
-    whole game whose record then cannot be saved.  UsageError (one line, exit 2) when it cannot be."""
+def ready_folder(path: Path, option: str = "--records") -> Path:
+    """Make ``path`` (given as ``option``) if it is missing and write a file in it, before any work: a visitor
+    never plays a whole game whose record then cannot be saved.  UsageError (one line, exit 2) when it cannot be."""
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
         why = exc.strerror or exc
-        raise UsageError(f"--records: cannot write in the folder {shown(str(path), 160)}: {why}") from None
+        raise UsageError(f"{option}: cannot write in the folder {shown(str(path), 160)}: {why}") from None
     return path
 
 
