@@ -94,7 +94,7 @@ def until(page, expression: str, timeout: float = 20) -> None:
     page's policy does not govern) every 50 ms."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"never true: {expression}"
+        assert time.monotonic() < deadline, f"never true: {expression} (violations: {getattr(page, 'violations', [])})"
         time.sleep(0.05)
 
 
