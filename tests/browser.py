@@ -26,6 +26,7 @@ from tests.programs import need
 
 DEVTOOLS = re.compile(r"DevTools listening on (ws://\S+)")
 START_S = 30.0  # Chromium's longest start
+BYPASS_CSP = True  # the tests' contexts, but the policy's own test (``browser_context``)
 STOP_S = 5.0
 
 
@@ -99,8 +100,13 @@ def connected_browser(chromium_endpoint):
 
 @pytest.fixture
 def browser_context(connected_browser):
-    """A fresh context of the worker's Chromium (a touch screen of 1280x800 by default), closed after the test."""
-    context = connected_browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    """A fresh context of the worker's Chromium (a touch screen of 1280x800 by default), closed after the test.
+
+    It sets the page's Content-Security-Policy aside (``BYPASS_CSP``): Playwright's ``wait_for_function`` runs
+    its expression with ``eval``, which the policy forbids as it forbids any script not the page's own file.
+    tests/exhibit/test_security_headers.py plays the page under its policy, in a context of its own."""
+    context = connected_browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True,
+                                            bypass_csp=BYPASS_CSP)
     try:
         context.set_default_timeout(20_000)
         yield context

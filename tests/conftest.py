@@ -23,7 +23,7 @@ from python_bridge.machine.simh import live_simulators
 from tests.processes import pdp1_below
 
 pytest_plugins = [
-    "python_bridge.machine.pytest_plugin",  # the pdp1 fixture (tests/machine/)
+    "python_bridge.machine.pytest_plugin",  # the pdp1 fixture (tests/machine/; its entry point loads it too)
     "tests.browser",  # chromium, browser_context, browser_page (tests/kiosk/, tests/online/)
 ]
 

@@ -178,7 +178,8 @@ def run_bench(speeds: list[str], sizes: list[str], games: int, neighbour: bool, 
                 with shipped_kiosk(folder, speed) as url:
                     context = pw.chromium.launch_persistent_context(
                         str(folder / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-                        viewport={"width": 1280, "height": 800}, has_touch=True)
+                        viewport={"width": 1280, "height": 800}, has_touch=True,
+                        bypass_csp=True)  # (the page's policy forbids the eval of wait_for_function)
                     try:
                         page = context.pages[0] if context.pages else context.new_page()
                         page.set_default_timeout(60_000)

@@ -92,8 +92,8 @@ def paper_svg(transcript: str, title: str = "Kalah on the PDP-1: the typewriter 
         f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{height}" fill="{PAPER}"/>',
         f'<line x1="{MARGIN_X - 14}" y1="0" x2="{MARGIN_X - 14}" y2="{height}" stroke="#e3d9bd" stroke-width="1"/>',
-        f'<g font-family="Courier New, Courier, Nimbus Mono PS, Liberation Mono, monospace" font-size="{FONT_SIZE}" '
-        'style="white-space: pre">',
+        # (spaces kept by each line's xml:space, not a style attribute, which a page's strict policy would refuse)
+        f'<g font-family="Courier New, Courier, Nimbus Mono PS, Liberation Mono, monospace" font-size="{FONT_SIZE}">',
     ]
     for number, segments in enumerate(ribbon_segments(lines)):
         y = MARGIN_Y + LINE_HEIGHT * (number + 1) - 4

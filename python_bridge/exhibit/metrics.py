@@ -5,7 +5,9 @@ read, so a museum's IT adds the exhibit to what it already watches.  The names f
 conventions: a ``kalah_`` prefix, ``_total`` on counters, base units (seconds, bytes).  Both front ends
 serve it: the figures come from the server as it is at the scrape (``Figures``); replies and waits in line
 are observed as they happen into histograms.  The server's own process figures (``process_*``) come with
-them.  ``deploy/online/`` has a sample scrape configuration and alert rules.
+them.  ``deploy/online/`` has a sample scrape configuration and alert rules.  Every label value known in
+advance (both paces) is exported at zero from the start, as Prometheus' instrumentation guidance asks: a
+series that appeared only at the first reply would leave rules on it (a rate, a quantile) with nothing.
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ class ExhibitMetrics:
         self.registry = CollectorRegistry()
         self.replies = Histogram("kalah_reply_seconds", "From a visitor's move to the PDP-1's next question.",
                                  ["pace"], buckets=REPLY_BUCKETS, registry=self.registry)
+        for pace in PACES.values():  # every pace's series, at zero until its first reply
+            self.replies.labels(pace=pace)
         self.waits = Histogram("kalah_queue_wait_seconds", "From joining the line to a PDP-1 of one's own.",
                                buckets=WAIT_BUCKETS, registry=self.registry)
         self.registry.register(_Scraped(figures))

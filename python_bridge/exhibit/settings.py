@@ -220,6 +220,31 @@ def checked_contact(value: object) -> str:
 
 
 PORTS = (1024, 65535)
+MAX_ORIGIN = 200  # characters of one frame_ancestors origin
+
+
+def checked_frame_ancestors(value: object) -> tuple[str, ...]:
+    """``frame_ancestors``: the sites that may show the page in a frame of theirs (a museum's own pages), as the
+    page's Content-Security-Policy names them: ``'self'`` or origins (``https://museum.example``, a port or a
+    ``*.`` wildcard allowed); none by default.  Anything else could end the policy's directive early."""
+    if not isinstance(value, list) or len(value) > MAX_HOSTS or not all(_frame_source(v) for v in value):
+        raise ConfigError(f"frame_ancestors must be a list of at most {MAX_HOSTS} origins a museum's pages are "
+                          "served from (\"https://museum.example\", \"https://*.museum.example:8443\") or \"'self'\"")
+    return tuple(value)
+
+
+def _frame_source(value: object) -> bool:
+    if value == "'self'":
+        return True
+    if not isinstance(value, str) or len(value) > MAX_ORIGIN:
+        return False
+    scheme, separator, rest = value.partition("://")
+    name, colon, port = rest.partition(":")
+    if name.startswith("*."):
+        name = name[2:]
+    return (scheme in ("https", "http") and bool(separator) and bool(name) and set(name) <= HOST_CHARS
+            and not name.startswith((".", "-")) and ".." not in name
+            and (not colon or (port.isdigit() and 1 <= int(port) <= PORTS[1])))
 
 
 def checked_metrics_port(value: object) -> int:

@@ -4,7 +4,10 @@ and the online exhibit's many visitors share it, so the two cannot drift apart.
 * ``guarded_app``: an aiohttp application whose every request must name one of the server's own hosts
   (no DNS rebinding) and, if it carries an Origin, one of its own origins (no page of another site
   drives it); an overlong path or query is 404 at once; a path the file system refuses is 404, never
-  500; and the ``Server`` header is a bare name, no Python or aiohttp version for a scanner to match.
+  500; the ``Server`` header is a bare name, no Python or aiohttp version for a scanner to match; and
+  every answer carries ``security_headers``: a Content-Security-Policy that lets a page load only from its
+  own origin (scripts, styles, fonts, pictures, its WebSocket) and be framed only by the sites the
+  server's setting names (none by default), no MIME sniffing, and no Referer sent from it.
 * ``listen`` and ``stop_requested``: the site started on its address with the header timeout (an idle
   keep-alive connection closed after it), and the event SIGTERM or SIGINT sets; ``free_port``, a loopback
   port nobody listens on (for a server a run or a test starts).
@@ -29,6 +32,22 @@ from aiohttp.abc import AbstractAccessLogger
 
 MAX_PATH = 256  # longer paths (and query strings) are 404 at once: no file of ours is named so
 CLIENT_MAX_BYTES = 4096  # no request of ours has a body larger
+
+
+# The page's own origin only: it has no inline script or style (its modules and style sheet are files, its
+# paper's spaces kept by xml:space), its fonts and pictures (its icon too) are its server's, and its socket is
+# its own server's /ws ('self' covers ws: and wss: on the page's own host and port in CSP Level 3, as Chromium
+# reads it: tests/exhibit/test_security_headers.py plays a game under it).  Nothing else: no plugin, no form.
+PAGE_POLICY = ("default-src 'none'", "script-src 'self'", "style-src 'self'", "font-src 'self'",
+               "img-src 'self'", "connect-src 'self'", "base-uri 'none'", "form-action 'none'")
+
+
+def security_headers(frame_ancestors: Iterable[str] = ()) -> dict[str, str]:
+    """The headers every answer of ours carries: the policy above, framed only by ``frame_ancestors`` (origins
+    a museum embeds the page in; none by default), never sniffed for another type, and no Referer sent on."""
+    ancestors = " ".join(frame_ancestors) or "'none'"
+    return {"Content-Security-Policy": "; ".join((*PAGE_POLICY, f"frame-ancestors {ancestors}")),
+            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 
 
 ADDRESSES = ("truncated", "none")  # what the access log keeps of an address: its network, or nothing
@@ -72,13 +91,16 @@ def without_port(host: str) -> str:
 
 
 def guarded_app(hosts: Iterable[str], origins: Iterable[str], server_name: str, who: str,
-                long_query_paths: frozenset[str] = frozenset(), any_port: bool = False) -> web.Application:
+                long_query_paths: frozenset[str] = frozenset(), any_port: bool = False,
+                frame_ancestors: Iterable[str] = ()) -> web.Application:
     """An application answering only to ``hosts`` (Host headers) and ``origins``; ``who`` names the
     server in its refusals ("this kiosk"); ``long_query_paths`` may carry a query past ``MAX_PATH``
     (the handler judges it, as ``/ws`` judges a malformed game ID).  ``any_port``: the names are judged
     without their ports (a server behind a proxy is reached on the proxy's port, whatever it is), and
-    ``origins`` are bare names, reached by http or https."""
+    ``origins`` are bare names, reached by http or https.  ``frame_ancestors``: the sites that may frame
+    its pages (``security_headers``)."""
     hosts, origins = frozenset(hosts), frozenset(origins)
+    headers = {**security_headers(frame_ancestors), "Server": server_name}
 
     def host_allowed(host: str | None) -> bool:
         if host is None:
@@ -110,11 +132,12 @@ def guarded_app(hosts: Iterable[str], origins: Iterable[str], server_name: str, 
         except OSError:  # a path the file system refuses (a name too long...): nothing is there
             raise web.HTTPNotFound() from None
 
-    async def quiet_server(request: web.Request, response: web.StreamResponse) -> None:
-        response.headers["Server"] = server_name
+    async def our_headers(request: web.Request, response: web.StreamResponse) -> None:
+        """On every answer as it is prepared, whoever made it: a page, a file, a refusal, a WebSocket's."""
+        response.headers.update(headers)
 
     app = web.Application(client_max_size=CLIENT_MAX_BYTES, middlewares=[guard])
-    app.on_response_prepare.append(quiet_server)
+    app.on_response_prepare.append(our_headers)
     return app
 
 

@@ -1,10 +1,10 @@
 """A pytest plugin for testing any PDP-1 program on Debian's SIMH: the ``pdp1`` fixture.
 
-Named in a ``conftest.py`` with ``pytest_plugins = ["python_bridge.machine.pytest_plugin"]`` (or
-``pytest -p python_bridge.machine.pytest_plugin``).  Not an entry-point plugin on purpose: pytest
-would then rewrite the asserts of every module of the installed project, and ``runpy`` cannot run
-a module through that hook (``python -m tools.macro`` run in-process by the tests).  A test is as
-short as::
+Registered by the project's ``pytest11`` entry point, named as this module is: pytest finds it in any
+environment the project is installed in, with no ``conftest.py`` line; a ``pytest_plugins`` line or a
+``-p`` option that names this module still works (pytest loads a plugin of one name once).  pytest
+rewrites the asserts of an installed (not editable) project's modules for such a plugin, so no test runs
+one of them through ``runpy`` (its loader has no code to give).  A test is as short as::
 
     def test_echo(pdp1):
         pdp1.read_in_source(ECHO)      # assemble with tools.macro, punch, read in: running

@@ -227,7 +227,7 @@ def build_app(site: Site) -> web.Application:
     """The site's app behind the exhibit's guard: its public names, on whatever port the proxy in front serves
     them; an overlong game ID on /ws is malformed: refused there, and a new game given."""
     app = guarded_app(site.settings.allowed_hosts, site.settings.allowed_hosts, SERVER_NAME, "this site",
-                      long_query_paths=frozenset({"/ws"}), any_port=True)
+                      long_query_paths=frozenset({"/ws"}), any_port=True, frame_ancestors=site.settings.frame_ancestors)
     online = OnlineApp(site)
     app.router.add_get("/", online.index)
     app.router.add_get("/health", online.health)
@@ -246,6 +246,7 @@ async def metrics_listener(site: Site) -> web.AppRunner:
     """``/metrics`` alone on ``metrics_port`` (the same host, the same names allowed): a museum's monitoring
     may reach that port where visitors do not."""
     settings = site.settings
-    app = guarded_app(settings.allowed_hosts, settings.allowed_hosts, SERVER_NAME, "this site", any_port=True)
+    app = guarded_app(settings.allowed_hosts, settings.allowed_hosts, SERVER_NAME, "this site", any_port=True,
+                      frame_ancestors=settings.frame_ancestors)
     app.router.add_get("/metrics", site.metrics.handler)
     return await listen(app, settings.host, settings.metrics_port, settings.header_timeout, settings.log_addresses)

@@ -23,6 +23,7 @@ from ..exhibit.settings import (
     ConfigError,
     GameSettings,
     checked_contact,
+    checked_frame_ancestors,
     checked_hosts,
     checked_metrics_port,
     game_settings,
@@ -43,7 +44,7 @@ DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
 KEYS = (*RANGES, "host", "state_dir", "pace", "edition", "trusted_proxies", "allowed_hosts", "database", "label",
-        "accessibility_contact", "log_addresses", "metrics_port")
+        "accessibility_contact", "log_addresses", "metrics_port", "frame_ancestors")
 LOG_ADDRESSES = ("truncated", "none")  # the access log: a visitor's network (/24, /48), or no address at all
 LABEL_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_LABEL = 32
@@ -82,6 +83,7 @@ class OnlineSettings:
     min_free_mb: int = 100  # less free disk than this under state_dir: new games are refused
     trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For is believed
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")  # Host and Origin names the page is reached by
+    frame_ancestors: tuple[str, ...] = ()  # sites that may show the page in a frame of theirs (none by default)
     database: str = ""  # "": SQLite under state_dir (the embedded default); "postgresql://...": past one host
     label: str = ""  # this server's name in the load balancer (its server line): pages can be sent to it
     accessibility_contact: str = ""  # where a visitor reports an accessibility problem (the page links to it)
@@ -133,6 +135,8 @@ def checked(key: str, value: object) -> object:
             raise ConfigError("trusted_proxies must be a list of IP addresses") from None
     if key == "allowed_hosts":
         return checked_hosts(value)
+    if key == "frame_ancestors":
+        return checked_frame_ancestors(value)
     if key == "database":
         return checked_database(value)
     if key == "accessibility_contact":

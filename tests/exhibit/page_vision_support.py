@@ -3,6 +3,7 @@ walked in every language, and its contrast read (their server and browser are ``
 
 from __future__ import annotations
 
+from tests.browser import BYPASS_CSP
 from tests.kiosk.kiosk_page_checks import (
     CONTRAST,
     look_through,
@@ -20,7 +21,7 @@ class Window:
 
     def __init__(self, browser, url: str, width: int, height: int, scale: float = 1, **options) -> None:
         self.context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale,
-                                           has_touch=True, **options)
+                                           has_touch=True, bypass_csp=BYPASS_CSP, **options)
         self.context.set_default_timeout(20_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []

@@ -155,7 +155,9 @@ def test_the_screen_session_shows_the_page_which_plays_a_move(session_folder, tm
                 page.wait_for_selector('body[data-phase="your_turn"] #bottom-row .pit.legal')
                 question = server.health()["turn"]
                 page.click("#bottom-row .pit.legal")
-                page.wait_for_function("document.getElementById('paper').textContent.includes('you play')")
+                # (not wait_for_function: the page's policy forbids the eval it polls with, in the screen's own
+                # browser as anywhere)
+                page.wait_for_selector("#paper:has-text('you play')", state="attached")
                 server.wait_for(lambda h: h["turn"] > question, timeout=60, what="the PDP-1's reply")
                 browser.close()  # the connection only: the session's Chromium goes on
             assert session.poll() is None, "the session ended"

@@ -143,8 +143,8 @@ def test_the_end_of_run_guard_sees_a_running_pdp1_and_not_a_closed_one() -> None
 
 
 def test_the_kit_pages_smallest_test_runs_as_a_file_of_its_own(tmp_path) -> None:
-    """docs/testing-pdp1-programs.md, "The smallest test": its test, outside this project, through the plugin's
-    entry point."""
+    """docs/testing-pdp1-programs.md, "The smallest test": its test, outside this project and with no conftest,
+    through the plugin's entry point alone."""
     import subprocess
     import sys
     from pathlib import Path

@@ -1,6 +1,7 @@
 """``/metrics`` for a museum's monitoring: Prometheus' text format from a real online server (and the kiosk's,
 tests/kiosk/test_kiosk_metrics.py), named by Prometheus' conventions, counting a real game; the Host rule
-holds for it; ``metrics_port`` serves it alone on another port; and the shipped scrape configuration and
+holds for it; ``metrics_port`` serves it alone on another port; a scrape before any game has every series
+(each pace's replies at zero), valid for ``promtool check metrics``; and the shipped scrape configuration and
 alert rules pass Debian's ``promtool`` (the rules' own unit test: each alert fires when it should)."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from python_bridge.exhibit.metrics import REPLY_BUCKETS
 from python_bridge.exhibit.web_guard import free_port
 from tests.online.online_support import OnlinePage, OnlineServer, write_settings
 from tests.programs import need
@@ -32,6 +34,26 @@ def metrics(text: str) -> dict[str, float]:
     return {sample.name + ("{" + ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items())) + "}"
                            if sample.labels else ""): sample.value
             for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def first_scrape(text: str) -> dict[str, float]:
+    """The samples of a scrape of a server that has played no game, checked: valid for ``promtool check
+    metrics``, and every family with its series from the start, a labelled one at zero for each label value
+    known in advance (both paces), so that a rule on it (a rate, a quantile) has a series before the first
+    reply."""
+    done = subprocess.run([need("/usr/bin/promtool"), "check", "metrics"], input=text, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    empty = [family.name for family in text_string_to_metric_families(text) if not family.samples]
+    assert not empty, f"families without a series before any game: {empty}"
+    first = metrics(text)
+    for pace in ("1960", "fast"):
+        buckets = {key: value for key, value in first.items()
+                   if key.startswith("kalah_reply_seconds_bucket{") and key.endswith(f",pace={pace}}}")}
+        assert len(buckets) == len(REPLY_BUCKETS) + 1 and not any(buckets.values()), (pace, buckets)  # and +Inf
+        assert first[f"kalah_reply_seconds_count{{pace={pace}}}"] == 0
+        assert first[f"kalah_reply_seconds_sum{{pace={pace}}}"] == 0
+    return first
 
 
 def test_the_shipped_configuration_and_alerts_pass_promtool() -> None:
@@ -53,7 +75,7 @@ def test_an_online_server_counts_a_game_in_prometheus_text(tmp_path, kalah_tape)
         assert set(NAMES) <= set(families), set(NAMES) - set(families)
         assert families["kalah_games_played"] == "counter" and families["kalah_reply_seconds"] == "histogram"
         assert all(name.startswith(("kalah_", "process_", "python_")) for name in families)
-        first = metrics(before)
+        first = first_scrape(before)
         assert first["kalah_games_played_total"] == 0 and first["kalah_database_up"] == 1
         assert first["kalah_healthy"] == 1 and first["kalah_games_running"] == 0
 

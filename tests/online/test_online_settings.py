@@ -39,6 +39,8 @@ pits = 4
     assert settings.trusted_proxies == ("10.0.0.1",) and settings.allowed_hosts == ("kalah.example.org",)
     assert settings.game_config().speed == "fast" and settings.game_config().idle_seconds == 30
     assert settings.game_config().watchdog_seconds == 3 and OnlineSettings().game_config().watchdog_seconds == 10
+    framed = parse_settings('[online]\nframe_ancestors = ["https://museum.example", "\'self\'"]\n', tmp_path)
+    assert framed.frame_ancestors == ("https://museum.example", "'self'") and OnlineSettings().frame_ancestors == ()
     contact = parse_settings('[online]\naccessibility_contact = "https://museum.example/access"\n', tmp_path)
     assert contact.game_config().accessibility_contact == "https://museum.example/access"
 
@@ -65,6 +67,11 @@ pits = 4
     ("[online]\ndatabase = \"postgresql://a\\nb\"", "database must be"),
     ("[online]\nlease_seconds = 1", "lease_seconds must be a number from 2 to 60"),
     ("[online]\nspeed = 3", "unknown setting 'speed' in [online]"),
+    ('[online]\nframe_ancestors = "https://museum.example"', "frame_ancestors must be a list of at most 10 origins"),
+    ('[online]\nframe_ancestors = ["https://museum.example; script-src *"]', "frame_ancestors must be"),
+    ('[online]\nframe_ancestors = ["*"]', "frame_ancestors must be"),
+    ('[online]\nframe_ancestors = ["javascript:alert(1)"]', "frame_ancestors must be"),
+    ('[online]\nframe_ancestors = ["https://museum.example/page"]', "frame_ancestors must be"),
     ("[kiosk]\nport = 9000", "unknown section [kiosk]"),
     ("[game]\npits = 9", "pits must be a whole number from 1 to 6"),
     ("online = 3", "[online] must be a section"),
@@ -116,3 +123,11 @@ def test_the_database_comes_from_the_option_else_the_environment_else_the_file(t
     assert given.returncode == 2 and "postgresql://opt:***@" in given.stderr and "secret" not in given.stderr
     wrong = bridge("online", *state, "--database", "sqlite:///tmp/x")
     assert wrong.returncode == 2 and "database must be" in wrong.stderr and wrong.stderr.count("\n") == 1
+
+
+def test_a_bad_frame_ancestors_stops_the_server_in_one_line(tmp_path, bridge) -> None:
+    conf = tmp_path / "online.toml"
+    conf.write_text('[online]\nframe_ancestors = ["https://museum.example \'unsafe-inline\'"]\n')
+    done = bridge("online", "--config", str(conf), "--state-dir", str(tmp_path / "state"), "--port", "18361")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "frame_ancestors must be" in done.stderr
