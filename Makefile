@@ -81,6 +81,11 @@ test-screens: MODE = test
 test-screens: build
 	$(PY) -m pytest -q -m screens tests/kiosk/test_browser.py
 
+## test-web: many seeded Kalah games on SIMH as WebAssembly beside Debian's pdp1, every output and count compared (a few minutes)
+test-web: MODE = test
+test-web: build web
+	$(PY) -m pytest -q -n 2 -m webgames tests/web/
+
 ## test-slow: the long tests left out of make test (the PDP-1's Kalah(6,2) proofs and the like; an hour or more)
 test-slow: MODE = test
 test-slow: build
