@@ -15,8 +15,8 @@ build=${1:-build}
 SIMH=simh_3.8.1.orig.tar.gz
 SHA256=64ef4c4f19125cced9e47913d732ed34d9ca72e83e33dc8ca97c40cf2f081a6f
 SUITE="deb-src http://deb.debian.org/debian bookworm main"
-cache=$build/simh
-out=$build/web
+cache=$(realpath -m "$build/simh")
+out=$(realpath -m "$build/web")
 log=$(mktemp "${TMPDIR:-/tmp}/kalah-web.XXXXXX")
 trap 'rm -f "$log"' EXIT
 failed() {
@@ -29,8 +29,8 @@ if [ ! -f "$cache/$SIMH" ]; then
     command -v apt-get >/dev/null || { echo "web: fetching SIMH's source needs Debian's apt-get" >&2; exit 1; }
     mkdir -p "$cache/lists/partial"
     echo "$SUITE" >"$cache/sources.list"
-    apt=(apt-get -qq -o "Dir::Etc::SourceList=$PWD/$cache/sources.list" -o Dir::Etc::SourceParts=/dev/null
-         -o "Dir::State::Lists=$PWD/$cache/lists")
+    apt=(apt-get -qq -o "Dir::Etc::SourceList=$cache/sources.list" -o Dir::Etc::SourceParts=/dev/null
+         -o "Dir::State::Lists=$cache/lists")
     "${apt[@]}" update >>"$log" 2>&1 || failed "apt-get update (Debian bookworm's source list)"
     # the .diff.gz may be missing from the mirror: only the .orig tarball counts
     (cd "$cache" && "${apt[@]}" source --download-only simh=3.8.1-6.1) >>"$log" 2>&1 || true
@@ -43,7 +43,7 @@ src=$out/src
 rm -rf "$src" && mkdir -p "$src"
 tar -xzf "$cache/$SIMH" -C "$src" --strip-components=1 simh-3.8.1/PDP1 \
     $(tar -tzf "$cache/$SIMH" | grep -E '^simh-3.8.1/(scp|sim_[a-z]+)\.[ch]$') >>"$log" 2>&1 || failed "unpacking $SIMH"
-patch -s -d "$src" -p1 --binary <web/simh/console.patch >>"$log" 2>&1 || failed "web/simh/console.patch"
+patch -s -d "$src" -p1 --binary <"$PWD/web/simh/console.patch" >>"$log" 2>&1 || failed "web/simh/console.patch"
 cp web/simh/web_console.c "$src/"
 
 exports=_web_init,_web_command,_web_output,_web_output_length,_web_budget_spent,_web_run_end,_web_pc,_web_keys,_web_keys_waiting
