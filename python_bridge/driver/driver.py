@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import CoreBoard, KalahMachine, program_symbols
+from ..machine.kalah_program import CoreBoard, KalahMachine, Transport, program_symbols
 from ..machine.simh import (
     FULL_SPEED,
     QUIET_SPEED,
@@ -107,6 +107,7 @@ class GameDriver(Closing):
     waiting_config: MachineConfig | None = None
     decide: Callable[..., Decision] = reference_decision  # the cross-checks' searches: here, or a SearchPool's
     sleep_while_choosing: bool = False  # the pdp1 suspended while the visitor chooses (a person at a terminal)
+    transport: Transport = Simh  # the SIMH it runs on: Debian's pdp1, or SIMH as WebAssembly (WasmSimh)
     machine: KalahMachine | None = field(default=None, init=False)
     checker: CrossChecker | None = field(default=None, init=False)
     transcript: str = field(default="", init=False)  # this game's typewriter output (kept across restarts)
@@ -153,7 +154,7 @@ class GameDriver(Closing):
         self._run = _MachineRun()
         stepped = (LOADER_START, start_address) if reader is not None else ()  # the read-in's own stops
         self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout,
-                                    breakpoints=stepped + self.breakpoints)
+                                    breakpoints=stepped + self.breakpoints, transport=self.transport)
         if reader is not None:
             self.read_in_instructions = read_in(self.machine.sim, start_address, self.pacer, reader, self.timeout)
             self.machine.sim.cont()
@@ -276,7 +277,7 @@ class GameDriver(Closing):
         for attempt in range(1, self.restore_tries + 1):
             try:
                 self.machine = restore_machine(self.panel, self.config, checker, timeout=self.timeout,
-                                               breakpoints=self.breakpoints)
+                                               breakpoints=self.breakpoints, transport=self.transport)
                 break
             except SimhError:
                 if attempt == self.restore_tries:
@@ -488,11 +489,12 @@ def _first_line(failure: BaseException) -> str:
 
 
 def play_games(panel: PanelSettings, visitor: Visitor | None, games: int, front: FrontEnd | None = None,
-               pacer: Pacer | None = None, max_restarts: int = MAX_RESTARTS) -> list[GameOutcome]:
+               pacer: Pacer | None = None, max_restarts: int = MAX_RESTARTS,
+               transport: Transport = Simh) -> list[GameOutcome]:
     """``games`` whole games on one emulator, each answered with the offer's key, every move checked."""
     outcomes = []
     with GameDriver(panel, front or FrontEnd(), visitor, pacer or Pacer(),
-                    max_restarts=max_restarts) as driver:
+                    max_restarts=max_restarts, transport=transport) as driver:
         for n in range(games):
             if n:
                 driver.new_game()

@@ -30,6 +30,7 @@ no ``pdp1`` outlives its owner even if the owner is killed).
 from __future__ import annotations
 
 import os
+import select
 import time
 from pathlib import Path
 
@@ -210,6 +211,41 @@ class Simh(ConsoleCommands, SimhOutput):
             raise STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
                                                self.tail())
         raise SimhError(f"{cmd}: unexpected answer {raw!r}", self.tail())
+
+    def listing(self, command: str, timeout: float) -> bytes:
+        """Run ``command`` at the ``sim>`` prompt and return its (long) answer, as bytes.
+
+        Why not ``command``: a history of 65,536 lines is 3.5 MB of text, the
+        general reader rescans what it holds at every read, and pexpect decodes
+        it in small pieces.  This one reads the pty itself in large blocks,
+        undecoded, and looks only at the end for the prompt; the listing is not
+        copied into the transcript.  (Counting at 1960 speed on a busy host
+        depends on it: the listing is most of a slice's cost.)
+        """
+        child = self.awake()
+        child.send(command + "\r")
+        fd = child.child_fd
+        parts: list[bytes] = []
+        tail = b""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise SimhTimeout(f"no answer to {command!r} in time", self.tail())
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 1 << 20)
+            except OSError:  # EIO: the pty's other end is gone
+                chunk = b""
+            if not chunk:
+                self.running = False
+                raise SimhDied("the pdp1 process exited", self.tail())
+            parts.append(chunk)
+            tail = (tail + chunk)[-16:]
+            if tail.endswith(b"sim> "):
+                return b"".join(parts)[:-len(b"sim> ")]
 
     def type(self, keys: str) -> None:
         """Type on the console typewriter.  A carriage return is ``\\r`` (LF has no FIO-DEC code).

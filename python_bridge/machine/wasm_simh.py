@@ -175,6 +175,13 @@ class WasmSimh(ConsoleCommands):
                                                self.tail())
         raise SimhError(f"step {instructions}: unexpected answer {raw!r}", self.tail())
 
+    def listing(self, command: str, timeout: float) -> bytes:
+        """A (long) answer to ``command``, as bytes, kept out of the transcript (``Simh.listing``: a
+        history of 65,536 instructions for counting cycles)."""
+        if self.running:
+            raise SimhError(f"cannot run {command!r} while the machine runs: stop it first", self.tail())
+        return self.port.command(command, 0).output.encode("latin-1")
+
     def type(self, keys: str) -> None:
         """Type on the console typewriter: the keys wait for the keyboard's polls, one a poll."""
         bad = untypable(keys)
