@@ -177,9 +177,8 @@ class GameDriver(Closing):
     def play_game(self) -> GameOutcome:
         """One game from its title (or from where ``resume`` or a failure left it) to its checked end.
 
-        Raises ``CrossCheckMismatch`` on any difference with the reference,
-        and ``SimhError`` when the machine cannot be restored.
-        """
+        Raises ``CrossCheckMismatch`` on any difference with the reference, ``SimhError`` when the machine
+        cannot be restored."""
         if self.machine is None or self._run.lost:
             self.start()
         self.game_restarts, self._restarts_before_game = self._restarts_before_game, 0
@@ -489,12 +488,11 @@ def _first_line(failure: BaseException) -> str:
 
 
 def play_games(panel: PanelSettings, visitor: Visitor | None, games: int, front: FrontEnd | None = None,
-               pacer: Pacer | None = None, max_restarts: int = MAX_RESTARTS,
-               transport: Transport = Simh) -> list[GameOutcome]:
+               pacer: Pacer | None = None, max_restarts: int = MAX_RESTARTS) -> list[GameOutcome]:
     """``games`` whole games on one emulator, each answered with the offer's key, every move checked."""
     outcomes = []
     with GameDriver(panel, front or FrontEnd(), visitor, pacer or Pacer(),
-                    max_restarts=max_restarts, transport=transport) as driver:
+                    max_restarts=max_restarts) as driver:
         for n in range(games):
             if n:
                 driver.new_game()

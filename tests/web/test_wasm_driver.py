@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from python_bridge.driver.driver import GameOutcome, play_games
+from python_bridge.driver.driver import FrontEnd, GameDriver, GameOutcome
 from python_bridge.driver.pacing import Pacer
 from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
@@ -32,9 +32,12 @@ def _without_host_time(outcome: GameOutcome) -> GameOutcome:
 ], ids=["plain", "counted-brief-pie-rule"])
 def test_a_driven_game_is_the_same_on_both(panel: PanelSettings, counted: bool) -> None:
     need("node")
-    outcomes = [play_games(panel, RandomVisitor(random.Random(7)), 1, pacer=Pacer(counted=counted),
-                           transport=transport)[0] for transport in (Simh, WasmSimh)]
-    native, wasm = (_without_host_time(outcome) for outcome in outcomes)
+    outcomes = []
+    for transport in (Simh, WasmSimh):
+        with GameDriver(panel, FrontEnd(), RandomVisitor(random.Random(7)), Pacer(counted=counted),
+                        transport=transport) as driver:
+            outcomes.append(_without_host_time(driver.play_game()))
+    native, wasm = outcomes
     assert wasm.record and wasm.transcript and (wasm.thoughts or not counted)
     assert all(t.cycles for t in wasm.thoughts)
     assert wasm == native
