@@ -17,7 +17,7 @@ KALAH_SRC := $(shell python3 python_bridge/machine/tapes.py kalah)
 PROVE_SRC := $(shell python3 python_bridge/machine/tapes.py prove)
 TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 
-.PHONY: help setup build lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures pictures kiosk online online-cluster bench-online bench-web soak install-kiosk clean
+.PHONY: help setup build web test-web lint test test-screens test-slow play demo prove crosscheck fuzz bench bench-ref bench-contract bench-kiosk first-visit bench-strength bench-asm fuzz-asm compare-asm asm-expected figures pictures kiosk online online-cluster bench-online bench-web soak install-kiosk clean
 
 ## help: list the entry points (what `make` alone does)
 help:
@@ -47,6 +47,13 @@ $(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py tools/pa
 	@mkdir -p $(BUILD)
 	@$(call assemble,$(PROVE_SRC),prove)
 
+## web: SIMH's pdp1 as WebAssembly -> build/web/pdp1.js + pdp1.wasm (Debian's simh 3.8.1 source, fetched once into build/simh/, with web/simh/'s console; Debian's emcc)
+web: MODE = web
+web: setup $(BUILD)/web/pdp1.wasm
+
+$(BUILD)/web/pdp1.wasm: scripts/build-web.sh web/simh/web_console.c web/simh/console.patch
+	@scripts/build-web.sh $(BUILD)
+
 ## lint: ruff's checks of every Python file (the rules and why in pyproject.toml); make test runs it first
 lint: MODE = test
 lint: setup
@@ -64,7 +71,7 @@ lint: setup
 # checkout had each of the first processes compile it at once (each worker's collection took 4.1 s, not 1.7 s).
 test: MODE = test
 test: JOBS ?= 5
-test: lint build
+test: lint build web
 	@PYTHONDONTWRITEBYTECODE= $(PY) -m compileall -q python_bridge tools
 	@PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q --collect-only -p no:cacheprovider >/dev/null || true
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=15
@@ -73,6 +80,11 @@ test: lint build
 test-screens: MODE = test
 test-screens: build
 	$(PY) -m pytest -q -m screens tests/kiosk/test_browser.py
+
+## test-web: many seeded Kalah games on SIMH as WebAssembly beside Debian's pdp1, every output and count compared (a few minutes)
+test-web: MODE = test
+test-web: build web
+	$(PY) -m pytest -q -n 2 -m webgames tests/web/
 
 ## test-slow: the long tests left out of make test (the PDP-1's Kalah(6,2) proofs and the like; an hour or more)
 test-slow: MODE = test

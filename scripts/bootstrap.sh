@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up what a make target needs on a fresh Debian machine, idempotently, before it runs:
-#   scripts/bootstrap.sh [play|kiosk|cluster|test|bench] [debian-package ...]
+#   scripts/bootstrap.sh [play|kiosk|cluster|web|test|bench] [debian-package ...]
 #   1. Debian's packages when a program of theirs is missing: the mode's lines of
 #      scripts/debian-packages.txt (play: simh; test: the browser, the kiosk's screen programs and
 #      the tools the tests call), python3 and python3-venv (a minimal Debian has no venv), and any
@@ -11,7 +11,8 @@
 #      play  - pexpect and the project (the default: make play, demo, build, crosscheck, ...)
 #      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak, make online)
 #      cluster - and psycopg, with Debian's PostgreSQL and HAProxy (make online-cluster)
-#      test  - and pytest, hypothesis, playwright (make test)
+#      web   - as play, with Debian's emscripten and node (make web: SIMH's pdp1 as WebAssembly)
+#      test  - and pytest, hypothesis, playwright, with all of the above's Debian packages (make test)
 #      bench - and open-spiel, the strength benchmark's opponents (make bench-strength; a large wheel,
 #              so no other mode installs it)
 # Quiet: one line when something is installed, nothing when all is there; on a failure the
@@ -21,15 +22,16 @@ cd "$(dirname "$0")/.."
 
 mode=play
 case "${1:-}" in
-    play|kiosk|cluster|test|bench) mode=$1; shift ;;
+    play|kiosk|cluster|web|test|bench) mode=$1; shift ;;
     "") ;;
-    *) echo "setup: no such mode '$1' (play, kiosk, cluster, test or bench)" >&2; exit 2 ;;
+    *) echo "setup: no such mode '$1' (play, kiosk, cluster, web, test or bench)" >&2; exit 2 ;;
 esac
 case $mode in
     play)  extras="";        modes="play" ;;
     kiosk) extras="[kiosk]"; modes="play kiosk" ;;
     cluster) extras="[cluster]"; modes="play kiosk cluster" ;;
-    test)  extras="[test]";  modes="play kiosk cluster test" ;;
+    web)   extras="";        modes="play web" ;;
+    test)  extras="[test]";  modes="play kiosk cluster web test" ;;
     bench) extras="[bench]"; modes="play bench" ;;
 esac
 

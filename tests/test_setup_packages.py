@@ -16,8 +16,8 @@ from pathlib import Path
 from tests.programs import ROOT, package_list, package_of
 
 TESTS = ROOT / "tests"
-MODES = {"play", "kiosk", "cluster", "test", "bench"}
-TEST_MODES = {"play", "kiosk", "cluster", "test"}  # what scripts/bootstrap.sh test installs
+MODES = {"play", "kiosk", "cluster", "web", "test", "bench"}
+TEST_MODES = {"play", "kiosk", "cluster", "web", "test"}  # what scripts/bootstrap.sh test installs
 # the only program the tests call that the set-up does not install: the one that runs the set-up
 RUNS_THE_SETUP = {"make"}
 INSTALLERS = ("apt-get", "apt", "dpkg", "pip", "bootstrap.sh")

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import CoreBoard, KalahMachine, program_symbols
+from ..machine.kalah_program import CoreBoard, KalahMachine, Transport, program_symbols
 from ..machine.simh import (
     FULL_SPEED,
     QUIET_SPEED,
@@ -107,6 +107,7 @@ class GameDriver(Closing):
     waiting_config: MachineConfig | None = None
     decide: Callable[..., Decision] = reference_decision  # the cross-checks' searches: here, or a SearchPool's
     sleep_while_choosing: bool = False  # the pdp1 suspended while the visitor chooses (a person at a terminal)
+    transport: Transport = Simh  # the SIMH it runs on: Debian's pdp1, or SIMH as WebAssembly (WasmSimh)
     machine: KalahMachine | None = field(default=None, init=False)
     checker: CrossChecker | None = field(default=None, init=False)
     transcript: str = field(default="", init=False)  # this game's typewriter output (kept across restarts)
@@ -153,7 +154,7 @@ class GameDriver(Closing):
         self._run = _MachineRun()
         stepped = (LOADER_START, start_address) if reader is not None else ()  # the read-in's own stops
         self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout,
-                                    breakpoints=stepped + self.breakpoints)
+                                    breakpoints=stepped + self.breakpoints, transport=self.transport)
         if reader is not None:
             self.read_in_instructions = read_in(self.machine.sim, start_address, self.pacer, reader, self.timeout)
             self.machine.sim.cont()
@@ -176,9 +177,8 @@ class GameDriver(Closing):
     def play_game(self) -> GameOutcome:
         """One game from its title (or from where ``resume`` or a failure left it) to its checked end.
 
-        Raises ``CrossCheckMismatch`` on any difference with the reference,
-        and ``SimhError`` when the machine cannot be restored.
-        """
+        Raises ``CrossCheckMismatch`` on any difference with the reference, ``SimhError`` when the machine
+        cannot be restored."""
         if self.machine is None or self._run.lost:
             self.start()
         self.game_restarts, self._restarts_before_game = self._restarts_before_game, 0
@@ -276,7 +276,7 @@ class GameDriver(Closing):
         for attempt in range(1, self.restore_tries + 1):
             try:
                 self.machine = restore_machine(self.panel, self.config, checker, timeout=self.timeout,
-                                               breakpoints=self.breakpoints)
+                                               breakpoints=self.breakpoints, transport=self.transport)
                 break
             except SimhError:
                 if attempt == self.restore_tries:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..machine.front_panel import PanelSettings
-from ..machine.kalah_program import KalahMachine, board_words, program_symbols
-from ..machine.simh import FULL_SPEED, BreakpointReached, MachineConfig
+from ..machine.kalah_program import KalahMachine, Transport, board_words, program_symbols
+from ..machine.simh import FULL_SPEED, BreakpointReached, MachineConfig, Simh
 from ..machine.transcript import Title
 from ..reference.game import Game
 from ..reference.notation import SWAP
@@ -50,7 +50,8 @@ def checker_from_record(title: Title, record: list[int | str],
 
 
 def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossChecker,
-                    timeout: float = 10.0, breakpoints: tuple[int, ...] = ()) -> KalahMachine:
+                    timeout: float = 10.0, breakpoints: tuple[int, ...] = (),
+                    transport: Transport = Simh) -> KalahMachine:
     """A fresh machine playing on the game ``checker`` holds, from the board's redrawing.
 
     ``breakpoints``: the driver's own (where the PDP-1's thinking starts and
@@ -59,7 +60,7 @@ def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossC
     """
     symbols = program_symbols()
     gloop = symbols["gloop"]
-    machine = KalahMachine(panel, FULL_SPEED, timeout=timeout, breakpoints=(gloop,))
+    machine = KalahMachine(panel, FULL_SPEED, timeout=timeout, breakpoints=(gloop,), transport=transport)
     try:
         sim = machine.sim
         stop = sim.wait_for_stop(timeout)

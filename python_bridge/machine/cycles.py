@@ -49,15 +49,12 @@ API (small and stable; other modules build on it):
 
 from __future__ import annotations
 
-import os
 import re
-import select
-import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .simh import BreakpointReached, MachineStopped, Simh, SimhDied, SimhError, SimhTimeout
+from .simh import BreakpointReached, MachineStopped, Simh, SimhError
 
 CYCLE_MICROSECONDS = 5
 CYCLES_PER_SECOND = 200_000
@@ -212,42 +209,6 @@ class _Core:
         return self.words[address]
 
 
-def _read_listing(sim: Simh, command: str, timeout: float) -> bytes:
-    """Run ``command`` at the ``sim>`` prompt and return its (long) answer, as bytes.
-
-    Why not ``Simh.command``: a history of 65,536 lines is 3.5 MB of text, the
-    general reader rescans what it holds at every read, and pexpect decodes
-    it in small pieces.  This one reads the pty itself in large blocks,
-    undecoded, and looks only at the end for the prompt; the listing is not
-    copied into the transcript.  (Counting at 1960 speed on a busy host
-    depends on it: the listing is most of a slice's cost.)
-    """
-    child = sim.awake()
-    child.send(command + "\r")
-    fd = child.child_fd
-    parts: list[bytes] = []
-    tail = b""
-    deadline = time.monotonic() + timeout
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise SimhTimeout(f"no answer to {command!r} in time", sim.tail())
-        ready, _, _ = select.select([fd], [], [], remaining)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 1 << 20)
-        except OSError:  # EIO: the pty's other end is gone
-            chunk = b""
-        if not chunk:
-            sim.running = False
-            raise SimhDied("the pdp1 process exited", sim.tail())
-        parts.append(chunk)
-        tail = (tail + chunk)[-16:]
-        if tail.endswith(b"sim> "):
-            return b"".join(parts)[:-len(b"sim> ")]
-
-
 # A history line's instruction, after PC, OV, AC, IO, PF and the EA column (or its blanks), up to the
 # operand's value in brackets: "LAC 1620 ", "SZA I", "DAC I 2125 ".  Found and counted in C.
 _INSTRUCTION = re.compile(rb"^[0-7]{6} .{30}([^\[\r\n]*)", re.MULTILINE)
@@ -297,7 +258,7 @@ class CycleCounter:
         # only the last n entries: the slice's (the history was emptied before it).  SIMH looks at every
         # entry it is asked to show, filled or not, so asking for the whole history cost every slice
         # about 20 ms more, whatever its length.
-        listing = _read_listing(self.sim, f"show cpu history={n}", max(self.sim.timeout, 60.0))
+        listing = self.sim.listing(f"show cpu history={n}", max(self.sim.timeout, 60.0))
         # The same instruction times the same each time (given its pointer words): time each
         # distinct (mnemonic, indirect, address) once.
         if self.by_address is None:

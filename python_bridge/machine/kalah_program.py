@@ -25,6 +25,11 @@ from ..reference.search import SearchResult
 from .front_panel import PanelSettings
 from .simh import FULL_SPEED, PERIOD_RATE, BreakpointReached, Closing, MachineConfig, Simh, SimhError, SimhTimeout
 from .tapes import SOURCE_FOLDER, TAPES
+from .wasm_simh import WasmSimh
+
+# Which SIMH the machine runs on: Debian's pdp1 (``Simh``), or SIMH as WebAssembly (``WasmSimh``); both
+# are started as ``transport(config, timeout=...)`` and answer the same API.
+Transport = Callable[..., "Simh | WasmSimh"]
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / SOURCE_FOLDER
@@ -238,11 +243,12 @@ class KalahMachine(Closing):
         tape: Path | None = None,
         breakpoints: tuple[int, ...] = (),
         program: Program = GAME,
+        transport: Transport = Simh,
     ) -> None:
         self.panel = panel
         self.program = program
         self.config = config
-        self.sim = Simh(config, timeout=timeout)
+        self.sim = transport(config, timeout=timeout)
         try:
             self.sim.set_switches(panel.switches())
             self.sim.set_test_word(panel.test_word())

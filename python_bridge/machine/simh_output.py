@@ -57,14 +57,20 @@ def _held_line_break(unread: str) -> int:
 STOP_MESSAGE_GRACE = 0.15
 
 
-class SimhOutput(SimhProcess):
-    """A ``pdp1`` process whose output is read through one buffer: ``expect``, ``read_some``, ``unread``."""
+class ConsoleOutput:
+    """A machine whose output is read through one buffer: ``expect``, ``read_some``, ``unread``.
 
-    def __init__(self, *, timeout: float, binary: str, cwd: str | os.PathLike[str] | None) -> None:
+    Whatever brings the output (a ``pdp1`` process on a pty, or the WebAssembly machine run in
+    slices: ``wasm_simh``) gives it through ``_read_more``; the reading and the stops are the same.
+    """
+
+    running: bool
+    timeout: float
+
+    def __init__(self) -> None:
         self.transcript = ""
         self._unread = ""  # read from the simulator, not yet taken by any reader
         self.breakpoints: set[str] = set()  # addresses SIMH would stop at, as given to ``break``
-        super().__init__(timeout=timeout, binary=binary, cwd=cwd)
 
     def _record(self, text: str) -> None:
         self.transcript += text
@@ -76,16 +82,10 @@ class SimhOutput(SimhProcess):
 
     def _read_more(self, timeout: float) -> bool:
         """Read what the simulator prints next into _unread; False if nothing came in ``timeout``."""
-        idx = self.awake().expect([_ANY, pexpect.EOF, pexpect.TIMEOUT], timeout=max(0.0, timeout))
-        if idx == 0:
-            text = self.child.after
-            self._record(text)
-            self._unread += text
-            return True
-        if idx == 1:
-            self.running = False
-            raise SimhDied("the pdp1 process exited", self.tail())
-        return False
+        raise NotImplementedError
+
+    def _after_stop(self) -> None:
+        """Whatever the console prints after a stop message (``sim>``), read past."""
 
     def _until(self, find, timeout: float, what: str):
         """Read until ``find(_unread)`` gives a result; raise SimhTimeout after ``timeout`` seconds."""
@@ -97,21 +97,12 @@ class SimhOutput(SimhProcess):
             if not self._read_more(deadline - time.monotonic()):
                 raise SimhTimeout(f"no {what} in time", self.tail())
 
-    def _expect_prompt(self, timeout: float) -> str:
-        """Read up to SIMH's ``sim>`` prompt; return what came before it."""
-        index = self._until(lambda u: u.find(PROMPT) if PROMPT in u else None, timeout, "sim> prompt")
-        before, self._unread = self._unread[:index], self._unread[index + len(PROMPT):]
-        return before
-
     def _take_stop(self, stop: re.Match[str]) -> MachineStopped:
         """Remove a stop message (and the prompt after it) from _unread; the exception to raise."""
         self.running = False
         head, rest = self._unread[:stop.start()], self._unread[stop.end():]
         self._unread = rest
-        try:
-            self._expect_prompt(2)
-        except SimhError:
-            pass
+        self._after_stop()
         self._unread = head + self._unread  # what the program typed before the stop is still its output
         pc = int(stop.group(2), 8) if stop.group(2) else None
         return STOP_CLASSES[stop.group(1)](stop.group(1), pc, self.tail())
@@ -184,3 +175,35 @@ class SimhOutput(SimhProcess):
     def unread(self, text: str) -> None:
         """Give output back: the next ``read_some`` or ``expect`` sees ``text`` first (e.g. a step's output)."""
         self._unread = text + self._unread
+
+
+class SimhOutput(ConsoleOutput, SimhProcess):
+    """A ``pdp1`` process whose output is read through one buffer (``ConsoleOutput``) from its pty."""
+
+    def __init__(self, *, timeout: float, binary: str, cwd: str | os.PathLike[str] | None) -> None:
+        ConsoleOutput.__init__(self)
+        SimhProcess.__init__(self, timeout=timeout, binary=binary, cwd=cwd)
+
+    def _read_more(self, timeout: float) -> bool:
+        idx = self.awake().expect([_ANY, pexpect.EOF, pexpect.TIMEOUT], timeout=max(0.0, timeout))
+        if idx == 0:
+            text = self.child.after
+            self._record(text)
+            self._unread += text
+            return True
+        if idx == 1:
+            self.running = False
+            raise SimhDied("the pdp1 process exited", self.tail())
+        return False
+
+    def _expect_prompt(self, timeout: float) -> str:
+        """Read up to SIMH's ``sim>`` prompt; return what came before it."""
+        index = self._until(lambda u: u.find(PROMPT) if PROMPT in u else None, timeout, "sim> prompt")
+        before, self._unread = self._unread[:index], self._unread[index + len(PROMPT):]
+        return before
+
+    def _after_stop(self) -> None:
+        try:
+            self._expect_prompt(2)
+        except SimhError:
+            pass
