@@ -347,7 +347,7 @@ const act = (name, fn) => document.querySelector(`[data-action="${name}"]`)
   .addEventListener("click", (e) => { e.stopPropagation(); fn(); });
 act("play", () => send({ type: "play" }));
 act("new-game", () => send({ type: "new_game" }));
-act("swap", () => { if (!moveSent) { moveSent = true; drawLegal(); sendAnswer({ type: "swap" }); } });
+act("swap", () => { if (!moveSent) { moveSent = true; follow(); sendAnswer({ type: "swap" }); } });
 act("rules", cards.showRules);
 act("about", cards.showAbout);
 act("close-rules", cards.closeCards);
