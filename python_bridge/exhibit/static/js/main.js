@@ -144,7 +144,9 @@ function touchPit(side, pit) {
   if (!state || state.mode !== "visitor" || watching()) return;
   if (side === "pdp-1") { hint("hint.theirs"); return; }
   if (moveSent || board.animating() || state.phase !== "your_turn") {
-    if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint("hint.thinking");  // a double tap gets no hint, and no move
+    // (a double tap gets no hint, and no move; a touch while seeds are sown is told so, as the status says)
+    const sowing = board.showing() && !board.showing().waiting;
+    if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint(sowing ? "status.sowing" : "hint.thinking");
     return;
   }
   const drawn = board.drawn();
