@@ -23,7 +23,7 @@ TAPES     := $(BUILD)/kalah.rim $(BUILD)/prove.rim
 help:
 	@grep -E '^## ' Makefile | sed 's/^## /  make /'
 
-## setup: install simh, .venv and the Python packages (MODE=play: pexpect only; MODE=kiosk: aiohttp too; MODE=cluster: psycopg, PostgreSQL and HAProxy too; MODE=test: pytest, hypothesis, playwright; MODE=bench: open-spiel)
+## setup: install simh, .venv and the Python packages (MODE=play: pexpect only; MODE=kiosk: aiohttp too; MODE=cluster: psycopg, PostgreSQL and HAProxy too; MODE=test: pytest, hypothesis, playwright, and axe-core from npm; MODE=bench: open-spiel)
 setup:
 	@$(SETUP) $(MODE)
 

@@ -12,7 +12,9 @@
 #      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak, make online)
 #      cluster - and psycopg, with Debian's PostgreSQL and HAProxy (make online-cluster)
 #      web   - as play, with Debian's emscripten and node (make web: SIMH's pdp1 as WebAssembly)
-#      test  - and pytest, hypothesis, playwright, with all of the above's Debian packages (make test)
+#      test  - and pytest, hypothesis, playwright, with all of the above's Debian packages (make test); and
+#              axe-core, the accessibility engine the page tests inject, from the npm registry at the version pinned below, into .venv/axe-core
+#              (the PyPI wheels that ship one lag behind: axe-playwright-python's is 4.12)
 #      bench - and open-spiel, the strength benchmark's opponents (make bench-strength; a large wheel,
 #              so no other mode installs it)
 # Quiet: one line when something is installed, nothing when all is there; on a failure the
@@ -67,14 +69,23 @@ for pkg in "$@"; do
 done
 need_pip=$need_venv
 { [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; } && need_pip=1
+# test mode: axe-core at this version (tests/exhibit/axe_check.py reads it from .venv/axe-core; a newer one,
+# with rules the older did not run, is a change to the tests' verdicts, so it is chosen here and not by npm)
+AXE_CORE=4.14.1
+axe_dir=.venv/axe-core
+need_npm=0
+if [ "$mode" = test ] && ! grep -qs "\"version\": \"$AXE_CORE\"" "$axe_dir/node_modules/axe-core/package.json"; then
+    need_npm=1
+fi
 
-if [ ${#need_apt[@]} -eq 0 ] && [ $need_venv -eq 0 ] && [ $need_pip -eq 0 ]; then
+if [ ${#need_apt[@]} -eq 0 ] && [ $need_venv -eq 0 ] && [ $need_pip -eq 0 ] && [ $need_npm -eq 0 ]; then
     exit 0
 fi
 what=()
 [ ${#need_apt[@]} -gt 0 ] && what+=("Debian packages ${need_apt[*]}")
 [ $need_venv -eq 1 ] && what+=(".venv")
 [ $need_pip -eq 1 ] && what+=("Python packages for $mode")
+[ $need_npm -eq 1 ] && what+=("axe-core $AXE_CORE")
 echo "setup: installing $(IFS=,; echo "${what[*]}" | sed 's/,/, /g') (once)"
 
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -99,5 +110,11 @@ if [ $need_pip -eq 1 ]; then
     touch "$stamp"
     # a fuller mode includes the smaller ones
     for included in $modes; do touch ".venv/.installed-$included"; done
+fi
+if [ $need_npm -eq 1 ]; then
+    # a folder of its own with no package.json above it: npm installs there and saves no manifest in the project
+    mkdir -p "$axe_dir"
+    npm install --prefix "$axe_dir" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts \
+        "axe-core@$AXE_CORE" >"$log" 2>&1 || failed "npm install axe-core@$AXE_CORE"
 fi
 exit 0

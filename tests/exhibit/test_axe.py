@@ -44,7 +44,7 @@ def walk(size: tuple[int, int], browser_context, tmp_path) -> None:
         first.set_viewport_size({"width": width, "height": height})
         first.emulate_media(reduced_motion="reduce")  # (the moves drawn at once: axe judges the page, not its motion)
         start_in_browser(first, server.url)
-        assert axe_version(first).startswith("4.")
+        assert tuple(map(int, axe_version(first).split(".")[:2])) >= (4, 14)
         other = browser_context.new_page()
         other.set_viewport_size({"width": width, "height": height})
         other.goto(server.url + "/")

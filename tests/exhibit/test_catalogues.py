@@ -17,7 +17,8 @@ from python_bridge.exhibit.settings import GAME_CHOICES, LANGUAGES, STRENGTH_CHO
 from tests.kiosk.kiosk_support import ROOT
 
 STATIC = ROOT / "python_bridge" / "exhibit" / "static"
-PHASES = ("starting", "typing", "thinking", "your_turn", "demo_turn", "game_over", "one_moment")
+# the server's phases, and the page's own: "sowing" (a move being shown on the board, whatever the server says)
+PHASES = ("starting", "typing", "thinking", "your_turn", "demo_turn", "game_over", "one_moment", "sowing")
 WHO = ("pdp1", "visitor", "demo", "player")  # "player": the visitor as a watching page names them
 
 
@@ -35,7 +36,7 @@ def keys_the_page_uses() -> set[str]:
     used |= {f"choice.{c}" for c in (*GAME_CHOICES, *STRENGTH_CHOICES)}
     used |= {f"choice.{c}.detail" for c in (*GAME_CHOICES, *STRENGTH_CHOICES)}
     # the dynamic keys are built in the modules exactly so: a change there must show up here
-    for pattern in ("`status.${s.phase}`", "`move.${who}`", "`move.swap.${who}`", "`choice.${b.dataset.choice}`",
+    for pattern in ("`status.${phase}`", "`move.${who}`", "`move.swap.${who}`", "`choice.${b.dataset.choice}`",
                     "`choice.${b.dataset.choice}.detail`", "`side.${bottomPlayer()}`", "`result.${who}`",
                     "`result.score.${who}`"):
         assert pattern in js, f"the page no longer builds {pattern}: update this test"

@@ -20,14 +20,18 @@ let anim = null;   // the move being shown
 let moveStarts = 0;  // sowings begun on this page (body[data-move-starts]: the browser tests watch it)
 let flashing = null;  // the flash over the board: [message key, its params], null when none shows
 let flashTimer = null;
-let handlers = { touched: () => {}, settled: () => {} };
+let handlers = { touched: () => {}, settled: () => {}, shown: () => {} };
 
-// ``touched(side, pit)`` for a touch on a pit; ``settled()`` when the last animation is over
+// ``touched(side, pit)`` for a touch on a pit; ``settled()`` when the last animation is over; ``shown()`` when a
+// move begins to be shown, or the server's word on the one shown comes (the page's words follow the board)
 export function init(given) { handlers = given; }
 
 export const drawn = () => shown && { ...shown, top: [...shown.top], bottom: [...shown.bottom] };
 export const movesStarted = () => moveStarts;
 export const animating = () => anim !== null;
+// the move being shown now: its ``last`` (the server's word on it, or the page's own for the visitor's move until
+// the server confirms it) and whether it is sown and ``waiting`` for that word; null when the board is still
+export const showing = () => anim && { last: anim.last, waiting: Boolean(anim.waiting) };
 
 function pitButton(side, pit) {
   const b = document.createElement("button");
@@ -57,30 +61,38 @@ function build(m) {
 export function show(b) {
   shown = { top: [...b.top], bottom: [...b.bottom], top_store: b.top_store, bottom_store: b.bottom_store };
   build(b.top.length);
-  [...$("top-row").children].forEach((el, i) => { el.querySelector(".count").textContent = shown.top[i]; });
-  [...$("bottom-row").children].forEach((el, i) => { el.querySelector(".count").textContent = shown.bottom[i]; });
-  $("top-store").querySelector(".count").textContent = shown.top_store;
-  $("bottom-store").querySelector(".count").textContent = shown.bottom_store;
   name();
 }
 
 // the bottom row's owner, as a screen reader names it: the visitor, or the demonstration player
 const bottomOwner = () => (document.body.dataset.mode === "attract" ? "demo" : "visitor");
 
-// every pit and store named for a screen reader, in the page's language: its owner, its number, its seeds
-// ("Your pit 3: 4 seeds"); the PDP-1's pits are never the visitor's to play
+// a pit or store named for a screen reader, in the page's language: its owner, its number, its seeds ("Your pit 3:
+// 4 seeds"), the seeds it shows now
+function label(row, col) {
+  const owner = row.startsWith("top") ? "pdp1" : bottomOwner();
+  const what = { seeds: seeds(count(row, col)) };
+  if (row.endsWith("store")) return t(`a11y.store.${owner}`, what);
+  return t(`a11y.pit.${owner}`, { ...what, pit: cell(row, col).dataset.pit });
+}
+
+// a cell's seeds drawn, and its name with them: a name that counts other seeds than the pit shows (a seed
+// sown since) is one a screen reader reads against the screen, and one a voice command by the number on
+// show misses (WCAG 2.5.3, label in name)
+function draw(row, col) {
+  const el = cell(row, col);
+  el.querySelector(".count").textContent = count(row, col);
+  el.setAttribute("aria-label", label(row, col));
+}
+
+// every pit and store drawn and named (again: a language chosen, the mode changed); the PDP-1's pits are never
+// the visitor's to play
 export function name() {
   if (!shown) return;
-  const owner = bottomOwner();
-  [...$("top-row").children].forEach((el, i) => {
-    el.setAttribute("aria-label", t("a11y.pit.pdp1", { pit: el.dataset.pit, seeds: seeds(shown.top[i]) }));
-    el.setAttribute("aria-disabled", "true");
-  });
-  [...$("bottom-row").children].forEach((el, i) => {
-    el.setAttribute("aria-label", t(`a11y.pit.${owner}`, { pit: el.dataset.pit, seeds: seeds(shown.bottom[i]) }));
-  });
-  $("top-store").setAttribute("aria-label", t("a11y.store.pdp1", { seeds: seeds(shown.top_store) }));
-  $("bottom-store").setAttribute("aria-label", t(`a11y.store.${owner}`, { seeds: seeds(shown.bottom_store) }));
+  shown.top.forEach((_, i) => { draw("top", i); cell("top", i).setAttribute("aria-disabled", "true"); });
+  shown.bottom.forEach((_, i) => draw("bottom", i));
+  draw("top-store", 0);
+  draw("bottom-store", 0);
 }
 
 export function cell(row, col) {
@@ -122,7 +134,9 @@ export function confirmOwn(target, last) {
   if (!anim || anim.target || last.row !== "bottom") return false;
   anim.target = target;
   anim.last = last;
-  if (anim.waiting) finish(anim, anim.waiting === true ? null : anim.waiting);
+  const item = anim;
+  handlers.shown();
+  if (item.waiting) finish(item, item.waiting === true ? null : item.waiting);
   return true;
 }
 
@@ -140,9 +154,11 @@ function next() {
   anim = item;
   unflash();  // a flash belongs to the move before: it goes when the next move is sown
   document.body.dataset.moveStarts = ++moveStarts;
+  handlers.shown();
+  if (anim !== item) return;  // (replaced meanwhile)
   if (item.row === null || !count(item.row, item.col)) { finish(item); return; }  // a swap: no seeds move
   (item.row === "top" ? shown.top : shown.bottom)[item.col] = 0;
-  cell(item.row, item.col).querySelector(".count").textContent = 0;
+  draw(item.row, item.col);
   if (still()) {  // every seed in its pit at once
     for (const [r, c] of item.path) addSeed(r, c);
     show(shown);
@@ -156,9 +172,8 @@ function next() {
     if (i >= item.path.length) { finish(item, item.path[item.path.length - 1]); return; }
     const [r, c] = item.path[i++];
     addSeed(r, c);
-    const el = cell(r, c);
-    el.querySelector(".count").textContent = count(r, c);
-    el.classList.add("sown");
+    draw(r, c);
+    cell(r, c).classList.add("sown");
     sound.seed();
     item.timer = setTimeout(step, SOW_STEP_MS);
   };
@@ -167,7 +182,7 @@ function next() {
 
 function finish(item, landing) {
   if (anim !== item) return;
-  if (!item.target) { item.waiting = landing || true; return; }  // the visitor's own move, not yet confirmed
+  if (!item.target) { item.waiting = landing || true; handlers.shown(); return; }  // the visitor's own, unconfirmed
   const last = item.last;
   if (last && last.captured && landing && !still()) {
     const [r, c] = landing;
@@ -212,11 +227,12 @@ export function reword() {
   name();
 }
 
-// the last move's pit marked, once no move is being sown
+// the last move's pit marked: the one being sown while a move is shown (the server's ``last`` may be moves ahead)
 export function markLast(last) {
   document.querySelectorAll(".last").forEach((e) => e.classList.remove("last"));
-  if (last && last.row && !anim) {
-    const b = cell(last.row, last.col);
+  const move = anim ? anim.last : last;
+  if (move && move.row) {
+    const b = cell(move.row, move.col);
     if (b) b.classList.add("last");
   }
 }

@@ -12,6 +12,7 @@ import { openConnection } from "./connection.js";
 import * as consoleLights from "./console.js";
 import * as i18n from "./i18n.js";
 import * as keys from "./keys.js";
+import * as messages from "./messages.js";
 import * as paper from "./paper.js";
 import * as sound from "./sound.js";
 
@@ -132,7 +133,7 @@ function receive(msg) {
     case "queue": case "full": waiting = msg; drawTexts(); announce.waiting(msg); break;
     case "elsewhere": sentTo = { server: msg.server, choices: state ? state.choices : null }; break;
     case "rejected":
-      if (moveSent) { moveSent = false; board.stopSowing(); if (state) board.show(state.board); drawLegal(); }
+      if (moveSent) { moveSent = false; board.stopSowing(); if (state) board.show(state.board); follow(); }
       break;
   }
 }
@@ -143,7 +144,9 @@ function touchPit(side, pit) {
   if (!state || state.mode !== "visitor" || watching()) return;
   if (side === "pdp-1") { hint("hint.theirs"); return; }
   if (moveSent || board.animating() || state.phase !== "your_turn") {
-    if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint("hint.thinking");  // a double tap gets no hint, and no move
+    // (a double tap gets no hint, and no move; a touch while seeds are sown is told so, as the status says)
+    const sowing = board.showing() && !board.showing().waiting;
+    if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint(sowing ? "status.sowing" : "hint.thinking");
     return;
   }
   const drawn = board.drawn();
@@ -154,7 +157,10 @@ function touchPit(side, pit) {
   clearHint();
   sendAnswer({ type: "move", pit });
   drawLegal();
-  board.enqueue("bottom", pit - 1, state.board.paths[String(pit)], null, null);  // sown at once; the board follows
+  // sown at once, named as the visitor's (what it captures, whether it moves again: the server's word, to come)
+  const mine = { row: "bottom", col: pit - 1, player: "visitor", pit, swap: false, captured: 0, extra_turn: false,
+    provisional: true };
+  board.enqueue("bottom", pit - 1, state.board.paths[String(pit)], null, mine);  // the board follows
 }
 
 function clearHint() {
@@ -190,8 +196,36 @@ function drawLegal() {
 // the animations are over: draw what the server says now
 function settle() {
   if (state) board.show(state.board);
+  follow();
+}
+
+// What the page shows now, which its words follow: the server's phase and last move once the board has caught up
+// with them. The server is often ahead: the visitor's move is still being sown when the PDP-1 has replied and the
+// visitor is asked again. While a move is sown the page says so, and names that move; a move sent and not yet
+// answered is the PDP-1 typing it; the visitor's move is theirs to make only when a pit can be touched.
+function shownNow() {
+  const sowing = board.showing();
+  if (sowing) return { phase: sowing.waiting ? "typing" : "sowing", last: sowing.last };
+  return { phase: state.phase === "your_turn" && moveSent ? "typing" : state.phase, last: state.last };
+}
+
+// the state as shown (what the live region says, and what the board is read as): the server's, with the shown
+// phase and move; the result once the last move is on the board; a move the server has not confirmed not yet said
+function shownState() {
+  const now = shownNow();
+  const last = now.last && now.last.provisional ? null : now.last;
+  const b = { ...state.board, ...(board.drawn() || {}) };
+  if (now.phase !== state.phase) b.to_move = null;  // (whose move it is, said once the page shows it)
+  return { ...state, phase: now.phase, last, result: now.phase === "game_over" ? state.result : null, board: b };
+}
+
+// the page's words, its pits to touch and its marked move, as the board shows the game now (after each move sown)
+function follow() {
+  if (!state) return;
   drawLegal();
-  board.markLast(state && state.last);
+  board.markLast(state.last);
+  drawTexts();
+  announce.state(shownState(), bottomPlayer());  // what a screen reader hears of it, once
 }
 
 // ---- the state from the server --------------------------------------------------------------
@@ -236,15 +270,12 @@ function render(s, fresh) {
     board.show(s.board);  // (or the latest board for the move being shown)
   }
   drawNames();
-  drawLegal();
-  board.markLast(s.last);
-  drawTexts();
   buildChoices();
   $("notice").hidden = !s.notice;
   announce.notice(Boolean(s.notice));
   $("download").hidden = !(ONLINE && s.mode === "visitor");
-  consoleLights.drawStatus(s.phase);
-  announce.state(s, bottomPlayer());  // what a screen reader hears of it, once
+  consoleLights.drawStatus(s.phase);  // (the console's word is the machine's own, as its lamps are)
+  follow();
 }
 
 function drawNames() {
@@ -260,44 +291,15 @@ function bottomPlayer() {
   return watching() ? "player" : "visitor";
 }
 
-function moveText(last) {
-  const who = last.player === "pdp-1" ? "pdp1" : bottomPlayer();
-  if (last.swap) return t(`move.swap.${who}`);
-  let text = t(`move.${who}`, { pit: last.pit });
-  if (last.captured) text += ", " + t("move.capture", { n: last.captured });
-  if (last.extra_turn) text += ", " + t("move.again");
-  return text;
-}
-
 // online: the game's ID kept in the tab, and its paper a link away
 function showGame(game) {
   sessionStorage.setItem(GAME_KEY, game);
   $("download").href = `/games/${encodeURIComponent(game)}/paper.svg`;
 }
 
+// the status line and the one under it, as the board shows the game (a hint, while one shows, stays)
 function drawTexts() {
-  const s = state;
-  if (!s) return;
-  document.body.classList.toggle("in-line", Boolean(waiting && s.mode !== "visitor"));
-  if (waiting && s.mode !== "visitor") {  // no machine yet: the place in line, or when to come back
-    const minutes = Math.max(1, Math.ceil((waiting.estimate_s ?? waiting.retry_s) / 60));
-    $("status").textContent = waiting.type === "full" ? t("online.full", { minutes })
-      : t("online.queue", { position: waiting.position, minutes });
-    $("detail").textContent = "";
-    return;
-  }
-  const who = bottomPlayer();
-  let status = t(s.phase === "your_turn" && who === "player" ? "status.your_turn.player" : `status.${s.phase}`);
-  let detail = s.last ? moveText(s.last) : "";
-  if (s.phase === "game_over" && s.result) {
-    const r = s.result;
-    status = t(r.winner === null ? "result.draw" : r.winner === "pdp-1" ? "result.pdp1" : `result.${who}`);
-    detail = t(`result.score.${who}`, { a: r.pdp1, b: r.visitor });
-  }
-  if (s.countdown !== null) { status = t("countdown", { n: s.countdown }); detail = t("countdown.touch"); }
-  $("status").textContent = status;
-  const d = $("detail");
-  d.textContent = d.dataset.hint ? t(d.dataset.hint) : detail;
+  if (state) messages.draw(state, shownNow(), bottomPlayer(), waiting);
 }
 
 function choiceButton(name, what) {
@@ -347,7 +349,7 @@ const act = (name, fn) => document.querySelector(`[data-action="${name}"]`)
   .addEventListener("click", (e) => { e.stopPropagation(); fn(); });
 act("play", () => send({ type: "play" }));
 act("new-game", () => send({ type: "new_game" }));
-act("swap", () => { if (!moveSent) { moveSent = true; drawLegal(); sendAnswer({ type: "swap" }); } });
+act("swap", () => { if (!moveSent) { moveSent = true; follow(); sendAnswer({ type: "swap" }); } });
 act("rules", cards.showRules);
 act("about", cards.showAbout);
 act("close-rules", cards.closeCards);
@@ -374,8 +376,8 @@ window.kiosk = {
   send, setLanguage, flash: board.flash, unflash: board.unflash,
 };
 
-board.init({ touched: touchPit, settled: settle });
-announce.init(() => state && { state: structuredClone(state), who: bottomPlayer() });
+board.init({ touched: touchPit, settled: settle, shown: follow });
+announce.init(() => state && { state: structuredClone(shownState()), who: bottomPlayer() });
 consoleLights.drawLamps({});  // every lamp there, unlit, from the start: the console's layout is chosen with them
 Promise.all([i18n.loadCatalogues(), cards.loadRulePictures()]).then(() => {
   setLanguage(i18n.current());
