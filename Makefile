@@ -47,9 +47,10 @@ $(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py tools/pa
 	@mkdir -p $(BUILD)
 	@$(call assemble,$(PROVE_SRC),prove)
 
-## web: SIMH's pdp1 as WebAssembly -> build/web/pdp1.js + pdp1.wasm (Debian's simh 3.8.1 source, fetched once into build/simh/, with web/simh/'s console; Debian's emcc)
+## web: the browser edition -> build/web/, a static folder: SIMH's pdp1 as WebAssembly (Debian's simh 3.8.1 source, fetched once into build/simh/, with web/simh/'s console; Debian's emcc), the page, Pyodide (npm, pinned) and the project's Python
 web: MODE = web
-web: setup $(BUILD)/web/pdp1.wasm
+web: setup build $(BUILD)/web/pdp1.wasm
+	@$(PY) -m python_bridge.browser.folder $(BUILD)/web
 
 $(BUILD)/web/pdp1.wasm: scripts/build-web.sh web/simh/web_console.c web/simh/console.patch
 	@scripts/build-web.sh $(BUILD)

@@ -11,10 +11,12 @@
 #      play  - pexpect and the project (the default: make play, demo, build, crosscheck, ...)
 #      kiosk - and aiohttp, the kiosk's web server (make kiosk, make soak, make online)
 #      cluster - and psycopg, with Debian's PostgreSQL and HAProxy (make online-cluster)
-#      web   - as play, with Debian's emscripten and node (make web: SIMH's pdp1 as WebAssembly)
+#      web   - as play, with Debian's emscripten, node and npm, and Pyodide from the npm registry as
+#              web/package-lock.json pins it (make web: SIMH's pdp1 as WebAssembly, the browser edition)
 #      test  - and pytest, hypothesis, playwright, with all of the above's Debian packages (make test); and
-#              axe-core, the accessibility engine the page tests inject, from the npm registry at the version pinned below, into .venv/axe-core
-#              (the PyPI wheels that ship one lag behind: axe-playwright-python's is 4.12)
+#              axe-core, the accessibility engine the page tests inject, from the npm registry at the version
+#              pinned below, into .venv/axe-core (the PyPI wheels that ship one lag behind: axe-playwright-python's
+#              is 4.12)
 #      bench - and open-spiel, the strength benchmark's opponents (make bench-strength; a large wheel,
 #              so no other mode installs it)
 # Quiet: one line when something is installed, nothing when all is there; on a failure the
@@ -73,19 +75,27 @@ need_pip=$need_venv
 # with rules the older did not run, is a change to the tests' verdicts, so it is chosen here and not by npm)
 AXE_CORE=4.14.1
 axe_dir=.venv/axe-core
-need_npm=0
+need_axe=0
 if [ "$mode" = test ] && ! grep -qs "\"version\": \"$AXE_CORE\"" "$axe_dir/node_modules/axe-core/package.json"; then
-    need_npm=1
+    need_axe=1
 fi
+# web: Pyodide from the npm registry into web/node_modules, exactly as web/package-lock.json pins it
+need_pyodide=0
+pyodide_stamp=web/node_modules/.installed
+case " $modes " in *" web "*)
+    { [ ! -f "$pyodide_stamp" ] || [ web/package-lock.json -nt "$pyodide_stamp" ]; } && need_pyodide=1 ;;
+esac
 
-if [ ${#need_apt[@]} -eq 0 ] && [ $need_venv -eq 0 ] && [ $need_pip -eq 0 ] && [ $need_npm -eq 0 ]; then
+if [ ${#need_apt[@]} -eq 0 ] && [ $need_venv -eq 0 ] && [ $need_pip -eq 0 ] && [ $need_axe -eq 0 ] &&
+   [ $need_pyodide -eq 0 ]; then
     exit 0
 fi
 what=()
 [ ${#need_apt[@]} -gt 0 ] && what+=("Debian packages ${need_apt[*]}")
 [ $need_venv -eq 1 ] && what+=(".venv")
 [ $need_pip -eq 1 ] && what+=("Python packages for $mode")
-[ $need_npm -eq 1 ] && what+=("axe-core $AXE_CORE")
+[ $need_axe -eq 1 ] && what+=("axe-core $AXE_CORE")
+[ $need_pyodide -eq 1 ] && what+=("Pyodide (npm ci in web/)")
 echo "setup: installing $(IFS=,; echo "${what[*]}" | sed 's/,/, /g') (once)"
 
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -111,10 +121,14 @@ if [ $need_pip -eq 1 ]; then
     # a fuller mode includes the smaller ones
     for included in $modes; do touch ".venv/.installed-$included"; done
 fi
-if [ $need_npm -eq 1 ]; then
+if [ $need_axe -eq 1 ]; then
     # a folder of its own with no package.json above it: npm installs there and saves no manifest in the project
     mkdir -p "$axe_dir"
     npm install --prefix "$axe_dir" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts \
         "axe-core@$AXE_CORE" >"$log" 2>&1 || failed "npm install axe-core@$AXE_CORE"
+fi
+if [ $need_pyodide -eq 1 ]; then
+    (cd web && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1 || failed "npm ci in web/"
+    touch "$pyodide_stamp"
 fi
 exit 0

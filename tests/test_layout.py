@@ -25,6 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "exhibit": {"driver", "machine", "reference", "tools"},  # the page, its session, its guard: under both front ends
     "kiosk": {"driver", "exhibit", "machine", "reference", "tools"},  # the gallery
     "online": {"checking", "demo", "driver", "exhibit", "machine", "reference", "tools"},  # the web site
+    "browser": {"driver", "exhibit", "machine", "reference", "tools"},  # the browser edition (a Worker's Python)
     "bench": {"checking", "driver", "exhibit", "kiosk", "machine", "online", "reference", "tools"},  # its cluster
     "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "exhibit", "kiosk", "online",
                  "tools"},

@@ -29,6 +29,7 @@ from ..driver.game_records import SavedGame
 from ..driver.pacing import Pacer
 from ..driver.search_pool import Decision, reference_decision
 from ..machine.front_panel import PanelSettings
+from ..machine.kalah_program import Transport
 from ..machine.simh import FULL_SPEED, IDLE_SPEED, QUIET_SPEED, Simh
 from ..machine.transcript import Board, Complaint, Event, GameOver, Move, Swap, Title
 from ..reference.game import Game
@@ -60,7 +61,8 @@ class GameSession(FrontEnd):
     _counted_at = 0.0  # the 1960 seconds counted (thinking and typing) when it was
 
     def __init__(self, config: GameSettings, publish: Callable[[dict], None], owner: SessionOwner,
-                 log: logging.Logger, decide: Callable[..., Decision] = reference_decision) -> None:
+                 log: logging.Logger, decide: Callable[..., Decision] = reference_decision,
+                 transport: Transport = Simh) -> None:
         self.config = config
         self.publish = publish
         self.owner = owner
@@ -99,7 +101,7 @@ class GameSession(FrontEnd):
                                  Pacer(config.thinking_pace or None, counted=paced, sleep=self.pause),
                                  silence_timeout=config.watchdog_seconds, timeout=config.watchdog_seconds,
                                  machine_config=QUIET_SPEED if paced else FULL_SPEED,
-                                 waiting_config=IDLE_SPEED, decide=decide)
+                                 waiting_config=IDLE_SPEED, decide=decide, transport=transport)
 
     def close(self) -> None:
         self.driver.close()  # (a suspended machine is woken to be closed)

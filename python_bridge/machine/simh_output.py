@@ -11,8 +11,6 @@ import os
 import re
 import time
 
-import pexpect
-
 from .simh_errors import STOP_CLASSES, STOP_RE, STOP_WORDS, MachineStopped, SimhDied, SimhError, SimhTimeout
 from .simh_process import PROMPT, SimhProcess
 
@@ -185,6 +183,8 @@ class SimhOutput(ConsoleOutput, SimhProcess):
         SimhProcess.__init__(self, timeout=timeout, binary=binary, cwd=cwd)
 
     def _read_more(self, timeout: float) -> bool:
+        import pexpect  # (a process's: see simh_process)
+
         idx = self.awake().expect([_ANY, pexpect.EOF, pexpect.TIMEOUT], timeout=max(0.0, timeout))
         if idx == 0:
             text = self.child.after

@@ -17,11 +17,12 @@ import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Self
-
-import pexpect
+from typing import TYPE_CHECKING, Iterator, Self
 
 from .simh_errors import SimhNotFound
+
+if TYPE_CHECKING:  # pexpect is imported where a process is spawned or ended: a machine with no process (SIMH as
+    import pexpect  # WebAssembly in a browser's Pyodide, which lacks the modules pexpect needs) never imports it
 
 PDP1_BINARY = "/usr/bin/pdp1"
 PROMPT = "sim> "
@@ -144,6 +145,8 @@ class SimhProcess(Closing):
     @staticmethod
     def _spawn(binary: str, timeout: float, cwd: str | os.PathLike[str] | None) -> pexpect.spawn:
         """The ``pdp1`` child on a pty, 200 columns wide, keystrokes sent without pexpect's delay."""
+        import pexpect
+
         child = pexpect.spawn(
             binary,
             ["-q"],
@@ -201,6 +204,8 @@ class SimhProcess(Closing):
 
     def close(self) -> None:
         """Stop the simulator and reap the process, whatever state it is in."""
+        import pexpect
+
         self.wake()
         child = self.child
         if child.isalive():

@@ -4,11 +4,15 @@
 // 2 s for ever. The kiosk's own page (opened as /?control=TOKEN) is never refused a place: only a
 // restarting server keeps it out, so it tries again every 2 s at most, to be back at once.
 
+import { openWorkerConnection } from "./worker_connection.js";
+
 const RETRY_FIRST_MS = 250;
 
 // ``query()``: what the connection asks for, read at each try (the kiosk's control token; online, the
 // game's ID, so that a page that reconnects comes back to its own game)
+// The browser edition (make web marks its page data-edition="browser") has no server: its PDP-1 runs in a Worker.
 export function openConnection({ control, query = () => "", onMessage, onDrop }) {
+  if (document.body.dataset.edition === "browser") return openWorkerConnection({ onMessage, onDrop });
   const retryMax = control ? 2000 : 60000;
   const waits = [];  // every wait before a new try, in order (the browser tests read it)
   let socket = null;

@@ -1,0 +1,98 @@
+"""The browser edition's folder (``make web``): everything a visitor's browser loads, from one place, for any
+static web host to serve.
+
+Why a folder and not a server: the PDP-1 (SIMH as WebAssembly), the game driver and the reference (Python in
+Pyodide) all run in the visitor's browser, so what a museum puts on its web site is files.  This writes them
+next to the emulator ``scripts/build-web.sh`` compiled (``pdp1.js``, ``pdp1.wasm``):
+
+* ``index.html`` -- the exhibit's page, marked ``data-edition="browser"`` (its connection is then a Worker),
+  and ``static/`` -- the page's own files, as the servers serve them;
+* ``worker.mjs`` and ``machine.mjs`` (web/) -- the Worker and the machine's port; ``pdp1.mjs`` -- the compiled
+  emulator as a module a Worker can import (emcc's own script, with an ``export``);
+* ``pyodide/`` -- Pyodide's files from the npm package the lockfile pins (web/node_modules);
+* ``python.zip`` -- the project's Python (``python_bridge``, ``tools``) and the game's tape with its symbols;
+* ``settings.toml`` -- the museum's settings (``browser.settings``), written once: kept when it is there.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+from ..exhibit.page import STATIC_DIR, page_html
+from ..machine.kalah_program import ensure_tape
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "web"
+PYODIDE = WEB / "node_modules" / "pyodide"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PYTHON_PACKAGES = ("python_bridge", "tools")
+LEFT_OUT = ("__pycache__", "static", "fonts")  # folders of the packages the Worker never reads (the page has them)
+SETTINGS = """# The browser edition's settings: read by the visitor's browser when the page opens.
+# [browser] pace: "1960" (the PDP-1 thinks and types at 1960 speed) or "fast".
+# [game] and [choices]: as the online exhibit's (docs/online.md).
+[browser]
+pace = "1960"
+"""
+
+
+def write_folder(out: Path) -> list[Path]:
+    """The folder at ``out`` (the emulator already compiled there); the files written."""
+    missing = [p for p in (out / "pdp1.js", out / "pdp1.wasm", PYODIDE / PYODIDE_FILES[0]) if not p.exists()]
+    if missing:
+        raise FileNotFoundError(f"{missing[0]} is missing: make web builds it (and set-up installs Pyodide)")
+    written = [_page(out), *_static(out), _module(out)]
+    for name in ("worker.mjs", "machine.mjs"):
+        written.append(_copy(WEB / name, out / name))
+    written += [_copy(PYODIDE / name, out / "pyodide" / name) for name in PYODIDE_FILES]
+    written.append(_python(out / "python.zip"))
+    settings = out / "settings.toml"
+    if not settings.exists():
+        settings.write_text(SETTINGS, encoding="utf-8")
+    return [*written, settings]
+
+
+def _page(out: Path) -> Path:
+    html = page_html("online").replace("<body ", '<body data-edition="browser" ', 1)
+    (out / "index.html").write_text(html, encoding="utf-8")
+    return out / "index.html"
+
+
+def _static(out: Path) -> list[Path]:
+    target = out / "static"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(STATIC_DIR, target)
+    return [target]
+
+
+def _module(out: Path) -> Path:
+    """emcc's script (``MODULARIZE``: it defines ``createPdp1``) as a module: a module Worker imports it."""
+    script = (out / "pdp1.js").read_text(encoding="utf-8")
+    (out / "pdp1.mjs").write_text(script + "\nexport default createPdp1;\n", encoding="utf-8")
+    return out / "pdp1.mjs"
+
+
+def _copy(source: Path, target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    return target
+
+
+def _python(target: Path) -> Path:
+    """The project's Python as the Worker unpacks it (``/kalah``), with the tape it reads in, ready."""
+    tape = ensure_tape()
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for package in PYTHON_PACKAGES:
+            for path in sorted((ROOT / package).rglob("*.py")):
+                if not set(path.relative_to(ROOT).parts) & set(LEFT_OUT):
+                    archive.write(path, path.relative_to(ROOT).as_posix())
+        for path in (tape, tape.with_name("kalah.sym.json")):
+            archive.write(path, f"build/{path.name}")
+    return target
+
+
+if __name__ == "__main__":
+    write_folder(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "web")

@@ -1,0 +1,21 @@
+// The browser edition's connection: the same messages as the WebSocket's (connection.js), to and from the
+// Worker that runs the PDP-1 (SIMH as WebAssembly) and the game driver (Python in Pyodide) in this browser.
+// Nothing here reaches the network: the Worker is this page's own, and so is everything it loads.
+// A Worker that fails (its files missing, a setting it refuses) is reported as a drop: the page says so.
+
+export function openWorkerConnection({ onMessage, onDrop }) {
+  const worker = new Worker(new URL("../../worker.mjs", import.meta.url), { type: "module" });
+  let failed = false;
+  const fail = () => { if (!failed) { failed = true; onDrop(); } };
+  worker.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "failed") { console.error(`the PDP-1 could not start: ${message.reason}`); fail(); return; }
+    onMessage(message);
+  };
+  worker.onerror = (event) => { console.error(`the PDP-1's Worker failed: ${event.message}`); fail(); };
+  return {
+    send(message) { if (!failed) worker.postMessage(JSON.stringify(message)); },
+    drop() {},  // (nothing is lost between a page and its own Worker: there is nothing to send again)
+    retryWaits: () => [],
+  };
+}
