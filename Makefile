@@ -49,9 +49,9 @@ $(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py tools/pa
 
 ## web: SIMH's pdp1 as WebAssembly -> build/web/pdp1.js + pdp1.wasm (Debian's simh 3.8.1 source, fetched once into build/simh/, with web/simh/'s console; Debian's emcc)
 web: MODE = web
-web: setup $(BUILD)/web/pdp1.wasm
+web: setup $(BUILD)/web/pdp1.js
 
-$(BUILD)/web/pdp1.wasm: scripts/build-web.sh web/simh/web_console.c web/simh/console.patch
+$(BUILD)/web/pdp1.js $(BUILD)/web/pdp1.wasm &: scripts/build-web.sh web/simh/web_console.c web/simh/console.patch
 	@scripts/build-web.sh $(BUILD)
 
 ## lint: ruff's checks of every Python file (the rules and why in pyproject.toml); make test runs it first

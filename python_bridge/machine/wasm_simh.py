@@ -67,7 +67,7 @@ class WasmSimh(ConsoleCommands):
     # -- what a process-backed machine needs and this one does not -----------------------
     @property
     def alive(self) -> bool:
-        return True
+        return self.port.alive
 
     def suspend(self) -> None:
         """Nothing runs between calls: there is nothing to put to sleep."""
