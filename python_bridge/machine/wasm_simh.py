@@ -29,6 +29,8 @@ COMMAND_BUDGET = 2_000_000_000  # a run given to ``command`` (native: until it s
 class WasmSimh(ConsoleCommands):
     """One WebAssembly PDP-1.  Use as a context manager, or call ``close()``."""
 
+    messages_split = False  # a slice's output comes with its stop message, whole
+
     def __init__(self, config: MachineConfig = FULL_SPEED, *, timeout: float = 10.0, port: Port | None = None,
                  slice_instructions: int = SLICE) -> None:
         super().__init__()
