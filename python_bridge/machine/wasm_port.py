@@ -55,6 +55,8 @@ class Port(Protocol):
     @property
     def alive(self) -> bool: ...
 
+    def kill(self) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -119,6 +121,12 @@ class NodePort:
     @property
     def alive(self) -> bool:
         return self.process.poll() is None
+
+    def kill(self) -> None:
+        """End the machine at once (tests of the driver's recovery); the next call raises SimhDied."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
     def close(self) -> None:
         """End the node process (end of its input, then a kill if it lingers) and reap it."""

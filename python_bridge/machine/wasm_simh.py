@@ -60,6 +60,10 @@ class WasmSimh(ConsoleCommands):
         self.port.close()
         self._remove_tapes()
 
+    def kill(self) -> None:
+        """End the machine at once, as a lost emulator ends (tests of recovery)."""
+        self.port.kill()
+
     def __enter__(self) -> "WasmSimh":
         return self
 
