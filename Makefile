@@ -49,10 +49,10 @@ $(BUILD)/prove.rim: $(PROVE_SRC) $(wildcard tools/*.py tools/macro/*.py tools/pa
 
 ## web: the browser edition -> build/web/, a static folder: SIMH's pdp1 as WebAssembly (Debian's simh 3.8.1 source, fetched once into build/simh/, with web/simh/'s console; Debian's emcc), the page, Pyodide (npm, pinned) and the project's Python
 web: MODE = web
-web: setup build $(BUILD)/web/pdp1.wasm
+web: setup build $(BUILD)/web/pdp1.js
 	@$(PY) -m python_bridge.browser.folder $(BUILD)/web
 
-$(BUILD)/web/pdp1.wasm: scripts/build-web.sh web/simh/web_console.c web/simh/console.patch
+$(BUILD)/web/pdp1.js $(BUILD)/web/pdp1.wasm &: scripts/build-web.sh web/simh/web_console.c web/simh/console.patch
 	@scripts/build-web.sh $(BUILD)
 
 ## lint: ruff's checks of every Python file (the rules and why in pyproject.toml); make test runs it first

@@ -64,6 +64,10 @@ class ConsoleOutput:
 
     running: bool
     timeout: float
+    # Whether a stop message can arrive in pieces, after output read already (a pty: yes; a machine run in
+    # slices gives each slice's output and its stop message together): read_some then holds back what may
+    # be the start of one.
+    messages_split = True
 
     def __init__(self) -> None:
         self.transcript = ""
@@ -150,8 +154,9 @@ class ConsoleOutput:
                     text, self._unread = self._unread[:stop.start()], self._unread[stop.start():]
                     return text
                 raise self._take_stop(stop)
-            ready = _ready_length(self._unread)
-            held = _held_line_break(self._unread[:ready]) if self.breakpoints and self.running else 0
+            ready = _ready_length(self._unread) if self.messages_split else len(self._unread)
+            held = _held_line_break(self._unread[:ready]) if self.breakpoints and self.running and self.messages_split \
+                else 0
             if held and held_since is not None and time.monotonic() - held_since >= STOP_MESSAGE_GRACE:
                 held = 0  # no stop message came: the line break is the program's
             if ready - held > 0:

@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import select
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from .simh_errors import SimhDied, SimhError, SimhNotFound
+from .simh_errors import SimhDied, SimhError, SimhNotFound, SimhTimeout
 from .simh_process import _die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB_MODULE = ROOT / "build" / "web" / "pdp1.js"  # what make web builds
 NODE_BRIDGE = ROOT / "web" / "node_machine.mjs"
 NODE = "/usr/bin/node"
+ANSWER_TIMEOUT = 120.0  # seconds for one answer: the longest run a command may ask for (2e9 instructions) and then some
 
 
 @dataclass(frozen=True)
@@ -48,38 +52,60 @@ class Port(Protocol):
 
     def keys(self, text: str) -> int: ...
 
+    @property
+    def alive(self) -> bool: ...
+
+    def kill(self) -> None: ...
+
     def close(self) -> None: ...
 
 
 class NodePort:
     """A machine in a node process of its own (web/node_machine.mjs), which dies with its owner."""
 
-    def __init__(self, module: Path = WEB_MODULE, node: str = NODE) -> None:
+    def __init__(self, module: Path = WEB_MODULE, node: str = NODE, timeout: float = ANSWER_TIMEOUT) -> None:
         for needed, how in ((Path(node), "install Debian's nodejs"), (module, "run `make web`")):
             if not needed.exists():
                 raise SimhNotFound(f"{needed} is missing: {how}")
+        self.timeout = timeout
         self._errors = tempfile.TemporaryFile()  # what node says on stderr, shown if it dies
+        self._pending = b""  # read from node beyond the last answer's line
         self.process = subprocess.Popen(
             [node, str(NODE_BRIDGE), str(module)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._errors, encoding="utf-8", preexec_fn=_die_with_parent)
+            stderr=self._errors, preexec_fn=_die_with_parent)
 
     def _ask(self, request: dict[str, object]) -> dict[str, object]:
-        stdin, stdout = self.process.stdin, self.process.stdout
-        assert stdin is not None and stdout is not None
+        stdin = self.process.stdin
+        assert stdin is not None
         try:
-            stdin.write(json.dumps(request) + "\n")
+            stdin.write(json.dumps(request).encode("utf-8") + b"\n")
             stdin.flush()
-            line = stdout.readline()
         except (OSError, ValueError):
-            line = ""
-        if not line:
-            self._errors.seek(0)
-            said = self._errors.read().decode("utf-8", "replace")[-2000:]
-            raise SimhDied("the WebAssembly machine's node process exited", said)
-        reply = json.loads(line)
+            pass  # a node gone: said below, with what it printed
+        reply = json.loads(self._answer_line())
         if not reply.get("ok"):
             raise SimhError(f"the WebAssembly machine refused {request.get('op')}: {reply.get('error')}")
         return reply
+
+    def _answer_line(self) -> bytes:
+        """The next line node answers; a node that dies or stays silent past ``timeout`` is ended and raises."""
+        stdout = self.process.stdout
+        assert stdout is not None
+        deadline = time.monotonic() + self.timeout
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.process.kill()
+                raise SimhTimeout(f"the WebAssembly machine gave no answer in {self.timeout:.0f} s")
+            ready, _, _ = select.select([stdout], [], [], left)
+            chunk = os.read(stdout.fileno(), 1 << 20) if ready else None
+            if chunk == b"":
+                self._errors.seek(0)
+                said = self._errors.read().decode("utf-8", "replace")[-2000:]
+                raise SimhDied("the WebAssembly machine's node process exited", said)
+            self._pending += chunk or b""
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line
 
     def write_file(self, path: str, data: bytes) -> None:
         self._ask({"op": "file", "path": path, "data": base64.b64encode(data).decode("ascii")})
@@ -91,6 +117,16 @@ class NodePort:
 
     def keys(self, text: str) -> int:
         return int(self._ask({"op": "keys", "text": text})["waiting"])
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        """End the machine at once (tests of the driver's recovery); the next call raises SimhDied."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
     def close(self) -> None:
         """End the node process (end of its input, then a kill if it lingers) and reap it."""

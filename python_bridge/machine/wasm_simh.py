@@ -29,6 +29,8 @@ COMMAND_BUDGET = 2_000_000_000  # a run given to ``command`` (native: until it s
 class WasmSimh(ConsoleCommands):
     """One WebAssembly PDP-1.  Use as a context manager, or call ``close()``."""
 
+    messages_split = False  # a slice's output comes with its stop message, whole
+
     def __init__(self, config: MachineConfig = FULL_SPEED, *, timeout: float = 10.0, port: Port | None = None,
                  slice_instructions: int = SLICE) -> None:
         super().__init__()
@@ -58,6 +60,10 @@ class WasmSimh(ConsoleCommands):
         self.port.close()
         self._remove_tapes()
 
+    def kill(self) -> None:
+        """End the machine at once, as a lost emulator ends (tests of recovery)."""
+        self.port.kill()
+
     def __enter__(self) -> "WasmSimh":
         return self
 
@@ -67,7 +73,7 @@ class WasmSimh(ConsoleCommands):
     # -- what a process-backed machine needs and this one does not -----------------------
     @property
     def alive(self) -> bool:
-        return True
+        return self.port.alive
 
     def suspend(self) -> None:
         """Nothing runs between calls: there is nothing to put to sleep."""

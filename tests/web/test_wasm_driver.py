@@ -15,6 +15,7 @@ from python_bridge.driver.pacing import Pacer
 from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
 from python_bridge.machine.simh import Simh
+from python_bridge.machine.transcript import Move
 from python_bridge.machine.wasm_simh import WasmSimh
 from python_bridge.reference.rules import Variants
 from tests.programs import need
@@ -41,3 +42,30 @@ def test_a_driven_game_is_the_same_on_both(panel: PanelSettings, counted: bool) 
     assert wasm.record and wasm.transcript and (wasm.thoughts or not counted)
     assert all(t.cycles for t in wasm.thoughts)
     assert wasm == native
+
+
+class Killing(FrontEnd):
+    """Ends the machine when the PDP-1 has typed a chosen move: the driver must restore the game on a fresh one."""
+
+    def __init__(self, at_moves: set[int]) -> None:
+        self.at_moves, self.moves = at_moves, 0
+        self.driver: GameDriver | None = None
+
+    def event(self, event, checker) -> None:
+        if isinstance(event, Move):
+            self.moves += 1
+            if self.moves in self.at_moves and self.driver is not None:
+                self.driver.sim.kill()
+
+
+def test_a_lost_wasm_machine_is_restored_and_the_game_ends_as_on_native() -> None:
+    need("node")
+    panel = PanelSettings(pits=5, seeds=3, depth=3, variants=Variants(pie_rule=True), pdp1_first=True)
+    with GameDriver(panel, FrontEnd(), RandomVisitor(random.Random(11))) as driver:
+        native = driver.play_game()
+    front = Killing({3, 8})
+    with GameDriver(panel, front, RandomVisitor(random.Random(11)), silence_timeout=5, transport=WasmSimh) as driver:
+        front.driver = driver
+        restored = driver.play_game()
+        assert driver.restarts == 2 and restored.restarts == 2
+    assert restored.end is not None and restored.record == native.record

@@ -109,7 +109,7 @@ def test_a_whole_kalah_game_is_the_same_on_both(kalah_tape: Path, switches: int,
 
 def test_a_slice_runs_exactly_its_budget(kalah_tape: Path) -> None:
     need("node")
-    port = NodePort()
+    port = NodePort(timeout=20)
     try:
         port.write_file("/kalah.rim", kalah_tape.read_bytes())
         assert port.command("attach ptr /kalah.rim", 0).status == 0
@@ -144,3 +144,17 @@ def test_the_wasm_machine_refuses_what_simh_refuses(program: tuple[bytes, dict[s
         with pytest.raises(SimhTimeout):
             sim.wait_for_stop(timeout=0.5)  # it waits for a key: no stop, and its time is up
         assert sim.stop() in (symbols["wt"], symbols["wt"] + 1)  # stopped between slices, in its keyboard loop
+
+
+def test_a_machine_that_does_not_answer_in_time_is_ended(kalah_tape: Path) -> None:
+    """A run without a budget on a program that waits for a key never ends: the port's wait for it does."""
+    need("node")
+    port = NodePort(timeout=1)
+    try:
+        port.write_file("/kalah.rim", kalah_tape.read_bytes())
+        port.command("attach ptr /kalah.rim", 0)
+        with pytest.raises(SimhTimeout, match="no answer in 1 s"):
+            port.command("boot ptr", 0)
+        assert port.process.wait(timeout=5) is not None and not port.alive
+    finally:
+        port.close()
