@@ -1,13 +1,13 @@
 """``python -m python_bridge online-cluster``: the online exhibit past one host, tried on one machine
 (argument parsing only; the cluster is ``online.cluster``): a scratch PostgreSQL cluster, N servers
-sharing it, HAProxy in front.  Ctrl-C or SIGTERM stops everything it started."""
+sharing it, HAProxy in front.  Ctrl-C or SIGTERM stops everything it started, however often it comes."""
 
 from __future__ import annotations
 
 import argparse
 import signal
 import sys
-import threading
+import time
 
 from ..online.cluster import DEFAULT_PORT, Cluster, ClusterError
 from ..online.scratch_postgres import ScratchError
@@ -17,6 +17,23 @@ from .validators import EXIT_FAILURE, UsageError, bounded_int, fail, new_parser,
 SERVERS = bounded_int(1, 16)
 PORT = bounded_int(*(int(n) for n in RANGES["port"]))
 MAX_GAMES = bounded_int(*(int(n) for n in RANGES["max_games"]))
+HEAR_EVERY_S = 0.1  # how soon a stop asked for is acted on
+LOOK_EVERY_S = 1.0  # how often the servers' processes are looked at (their pdp1s noted, to be sure none is left)
+
+
+class StopAsked:
+    """The handler of SIGTERM and SIGINT: it notes the signal, and the main loop stops the cluster.
+
+    Why a plain attribute, and no ``threading.Event``: a handler runs in the main thread between any two of
+    its steps, even while that thread holds a lock.  ``make`` passes its SIGTERM on to the command, which had
+    the process group's already: a second handler that came while the first was inside the Event's lock (or
+    while ``Event.wait`` held it) waited for it forever, and nothing was stopped."""
+
+    def __init__(self) -> None:
+        self.by: int | None = None
+
+    def __call__(self, signum: int, _frame: object) -> None:
+        self.by = signum
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,11 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    stop = threading.Event()
+    stop = StopAsked()
 
     def body() -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: stop.set())
+            signal.signal(sig, stop)
         cluster = Cluster(args.servers, args.port, pace=args.pace, max_games=args.max_games)
         try:
             cluster.start()
@@ -48,9 +65,13 @@ def main(argv: list[str]) -> int:
             for server in cluster.servers:
                 print(f"  server {server.label}: {server.name}, pid {server.pid}, {server.url}/")
             print("Ctrl-C stops them all.", flush=True)
-            while not stop.wait(1.0):
-                for server in cluster.servers:
-                    server.look_below()
+            looked = 0.0
+            while stop.by is None:
+                if time.monotonic() - looked >= LOOK_EVERY_S:
+                    looked = time.monotonic()
+                    for server in cluster.servers:
+                        server.look_below()
+                time.sleep(HEAR_EVERY_S)
         finally:
             cluster.stop()
             print("online-cluster: stopped", file=sys.stderr)

@@ -68,6 +68,9 @@ class GameSession(FrontEnd):
         self.owner = owner
         self.log = log
         self.turn = 0  # the question now open (see messages.py)
+        # (game, moves played) of the question asked and not yet answered: a PDP-1 replaced while it is open
+        # asks it again, and it keeps its turn (the page's tap for it is played, not refused as stale)
+        self._open_question: tuple[int, int] | None = None
         self.mode = "attract"
         self.game_no = 0
         self.inbox: queue.Queue[Command] = queue.Queue(maxsize=32)
@@ -271,6 +274,7 @@ class GameSession(FrontEnd):
         self.last_touch = time.monotonic()
         self.answered_at = None  # (a reply is timed within one game)
         self.turn += 1  # a new game: every tap on the old board is stale
+        self._open_question = None
         with self._lock:
             self._paper = Paper(paper)
         self.update(phase="starting", board=board_view(None), legal=[], swap=False, last=None, result=None,
@@ -353,16 +357,27 @@ class GameSession(FrontEnd):
             self._save(self.driver.checker)  # the paper is complete up to the question: the best moment
         asked = time.monotonic()
         self._timed(asked)
-        self.turn += 1  # a new question: a tap for an earlier one is stale from now on
+        question = (self.game_no, len(game.record))
+        if question != self._open_question:  # (the same question, asked again by a restored PDP-1: its turn)
+            self.turn += 1  # a new question: a tap for an earlier one is stale from now on
+        self._open_question = question
         try:
             if self.mode == "attract":
                 self.update(phase="demo_turn")
-                return self.owner.demo_move(game, self, asked)
-            keys = self._visitor_move(game, asked)
-            self.answered_at, self._counted_at = time.monotonic(), self.counted_1960_s()
+                keys = self.owner.demo_move(game, self, asked)
+            else:
+                keys = self._visitor_move(game, asked)
+                self.answered_at, self._counted_at = time.monotonic(), self.counted_1960_s()
+            self._open_question = None
             return keys
         finally:
             self.wake()
+
+    @property
+    def next_turn(self) -> int:
+        """The turn the next question will be asked with: this one's while it is open (a PDP-1 replaced
+        meanwhile asks it again), else the next (what a game kept now resumes at)."""
+        return self.turn if self._open_question is not None else self.turn + 1
 
     def counted_1960_s(self) -> float:
         """The 1960 seconds of this game's paced replies so far: the thinking's counted cycles (at 200,000 a

@@ -7,7 +7,9 @@ a page sent elsewhere by the load balancer) are the real programs' behaviour: De
 HAProxy, and the project's own server as a process.  HAProxy's configuration is the shipped template
 (``deploy/online/haproxy.cfg``) with this cluster's ports and server lines written in.  Every process is
 started with a deadline and stopped by ``stop``: the servers by SIGTERM (their games kept and leases
-given up), then anything left, their pdp1s included, by SIGKILL.
+given up), then anything left, their pdp1s included, by SIGKILL.  Each part has a bound of its own (the
+servers one together, never one each added up), so a stop ends within 45 s whatever state the parts were
+left in: a service manager's stop timeout would otherwise kill PostgreSQL uncleanly.
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ TEMPLATE = ROOT / "deploy" / "online" / "haproxy.cfg"
 HAPROXY = "/usr/sbin/haproxy"
 DEFAULT_PORT = 8362
 START_TIMEOUT_S = 30.0
-STOP_TIMEOUT_S = 30.0
+SERVERS_STOP_S = 15.0  # all the servers together, from their SIGTERM, before those left are killed
+HAPROXY_STOP_S = 5.0
+POSTGRES_STOP_S = 10.0  # pg_ctl's fast stop, before the postmaster is killed
+KILLED_GONE_S = 5.0  # a process killed (SIGKILL) waited for
 SERVER_LINES = re.compile(r"^    (server|use-server) s\d+ .*\n", re.M)
 
 
@@ -213,26 +218,19 @@ class Cluster:
             if server.running():
                 os.kill(server.proc.pid, signal.SIGCONT)
                 server.proc.terminate()
+        deadline = time.monotonic() + SERVERS_STOP_S  # one for them all: never a bound a server, added up
         for server in self.servers:
             if server.proc is not None:
-                try:
-                    server.proc.wait(STOP_TIMEOUT_S)
-                except subprocess.TimeoutExpired:
-                    server.proc.kill()
-                    server.proc.wait(5)
+                _end(server.proc, max(0.0, deadline - time.monotonic()))
         if self.haproxy is not None and self.haproxy.poll() is None:
             self.haproxy.terminate()
-            try:
-                self.haproxy.wait(10)
-            except subprocess.TimeoutExpired:
-                self.haproxy.kill()
-                self.haproxy.wait(5)
+            _end(self.haproxy, HAPROXY_STOP_S)
         for server in self.servers:  # a pdp1 of a server killed outright, if its hang-up did not end it
             for pid in server.seen:
                 if _command_of(pid) == "pdp1":
                     with contextlib.suppress(ProcessLookupError):  # (it may end meanwhile)
                         os.kill(pid, signal.SIGKILL)
-        self.postgres.stop()
+        self.postgres.stop(within=POSTGRES_STOP_S)
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> "Cluster":
@@ -240,6 +238,15 @@ class Cluster:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _end(proc: subprocess.Popen, within: float) -> None:
+    """Wait ``within`` seconds for a process told to stop; then kill it."""
+    try:
+        proc.wait(within)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(KILLED_GONE_S)
 
 
 def _command_of(pid: int) -> str | None:

@@ -136,9 +136,9 @@ class OnlineGame:
         raise GameAborted("attract", "no demonstration player online")  # online games are never in attract mode
 
     def keep(self, saved: SavedGame) -> None:
-        # the question the visitor will be asked next is numbered one on from now (turns go up as questions
-        # are asked): kept, so that a game resumed after the server's restart asks it with the same number
-        open_turn = self.session.turn + 1
+        # the number the visitor's next question will be asked with (``GameSession.next_turn``): kept, so that
+        # a game resumed after the server's restart asks it with the same number
+        open_turn = self.session.next_turn
         self._store(replace(saved, heading=f"online game {self.id}", result=IN_PLAY,
                             fields=(("game", self.id), ("turn", str(open_turn)), ("language", self.session.language))))
 

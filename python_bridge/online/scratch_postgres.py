@@ -66,12 +66,12 @@ class ScratchPostgres:
         args = [str(c) for c in command]
         return ["runuser", "-u", self.user, "--", *args] if os.geteuid() == 0 else args
 
-    def _run(self, *command: str | Path) -> str:
+    def _run(self, *command: str | Path, timeout: float = COMMAND_TIMEOUT_S) -> str:
         try:
-            done = subprocess.run(self._as_owner(*command), capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S,
+            done = subprocess.run(self._as_owner(*command), capture_output=True, text=True, timeout=timeout,
                                   cwd=self.folder)
         except subprocess.TimeoutExpired:
-            raise ScratchError(f"{Path(str(command[0])).name} took over {COMMAND_TIMEOUT_S} s") from None
+            raise ScratchError(f"{Path(str(command[0])).name} took over {timeout:.0f} s") from None
         if done.returncode != 0:
             said = (done.stderr or done.stdout).strip().splitlines()
             raise ScratchError(f"{Path(str(command[0])).name} failed: {said[-1] if said else done.returncode}")
@@ -112,10 +112,10 @@ class ScratchPostgres:
         self._run(self.bin / "createdb", "-h", self.sockets, "-p", str(self.port), name)
         return self._url(name)
 
-    def _pg_ctl(self, action: str, *more: str | Path) -> None:
+    def _pg_ctl(self, action: str, *more: str | Path, timeout: int = COMMAND_TIMEOUT_S) -> None:
         options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1"
-        self._run(self.bin / "pg_ctl", action, "-D", self.data, "-w", "-t", str(COMMAND_TIMEOUT_S), "-m", "fast",
-                  "-o", options, *more)
+        self._run(self.bin / "pg_ctl", action, "-D", self.data, "-w", "-t", str(timeout), "-m", "fast",
+                  "-o", options, *more, timeout=timeout + 1)
 
     def halt(self) -> None:
         """Stop the server (fast: its connections cut), keeping the cluster to ``start_again``."""
@@ -134,12 +134,12 @@ class ScratchPostgres:
         except (OSError, ValueError, IndexError):
             return None
 
-    def stop(self) -> None:
-        """Stop the cluster and remove its folder; a postmaster that will not stop is killed."""
+    def stop(self, within: float = COMMAND_TIMEOUT_S) -> None:
+        """Stop the cluster and remove its folder; a postmaster that has not stopped ``within`` seconds is killed."""
         pid = self.postmaster_pid()
         if self.started:
             try:
-                self._pg_ctl("stop")
+                self._pg_ctl("stop", timeout=max(1, int(within) - 1))
             except ScratchError:
                 pass
         if pid is not None and alive(pid):

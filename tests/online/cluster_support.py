@@ -15,6 +15,8 @@ from python_bridge.online.database import open_store
 from tests.online.online_support import OnlinePage
 
 RECONNECT_FIRST_S = 0.25  # the page's first wait before a new try, doubling (connection.js)
+STOP_AT_MOST_S = 45.0  # a cluster's stop, whatever state its parts were left in (a service manager's stop
+# timeout would otherwise kill PostgreSQL uncleanly)
 
 
 class ClusterPage(OnlinePage):

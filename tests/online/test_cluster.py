@@ -18,7 +18,8 @@ import pytest
 from python_bridge.exhibit.web_guard import free_port
 from python_bridge.online.cluster import Cluster
 from tests.kiosk.kiosk_support import ROOT
-from tests.online.cluster_support import ClusterPage, server_of
+from tests.online.cluster_support import STOP_AT_MOST_S, ClusterPage, server_of
+from tests.processes import kept_hung, still_running
 from tests.programs import need
 
 pytestmark = pytest.mark.simh
@@ -190,3 +191,17 @@ def test_one_waiting_line_for_the_whole_site(tmp_path, kalah_tape) -> None:
 
     with Cluster(2, free_port(), pace="fast", max_games=1, extra_settings=GAME, folder=tmp_path) as cluster:
         asyncio.run(visit(cluster))
+
+
+def test_servers_that_do_not_stop_are_killed_within_the_stops_bound(cluster) -> None:
+    """Both servers hung (SIGSTOP, sent again and again: the stop's SIGCONT wakes them for a moment at most):
+    ``stop`` waits for them together, never a bound a server added up, kills them, and ends with HAProxy
+    and PostgreSQL stopped within ``STOP_AT_MOST_S``, nothing left."""
+    servers = [server.pid for server in cluster.servers]
+    assert cluster.haproxy is not None
+    pids = [*servers, cluster.haproxy.pid, cluster.postgres.postmaster_pid()]
+    with kept_hung(servers[0]), kept_hung(servers[1]):
+        began = time.monotonic()
+        cluster.stop()
+        took = time.monotonic() - began
+    assert took <= STOP_AT_MOST_S and not still_running(pids)

@@ -42,6 +42,37 @@ def test_a_pdp1_killed_while_its_visitor_thinks_is_replaced_and_the_move_played_
         asyncio.run(killed(server))
 
 
+def test_a_pdp1_replaced_while_the_question_is_open_keeps_the_question_and_its_turn(tmp_path, kalah_tape) -> None:
+    """``kill -9`` on the (suspended) pdp1 while the visitor thinks, and no tap until it has been replaced: the
+    fresh PDP-1 asks the same question at the same board, the same side to move, with the same turn, so the
+    tap the page sends for the turn it showed is played (not refused as stale), once."""
+    async def killed(server: OnlineServer) -> None:
+        async with OnlinePage(server) as page:
+            await page.send({"type": "play"})
+            await page.until(page.your_turn)
+            turn = page.state["turn"]
+            await page.move(page.state["legal"][0])  # one question answered: a turn past a new page's
+            await page.until(lambda: page.your_turn() and page.state["turn"] != turn)
+            await page.settle(0.5)  # (asleep by now: looked at as it asked, then suspended)
+            asked = {key: page.state[key] for key in ("board", "legal", "swap", "turn")}
+            (pdp1,) = _pdp1s(server)
+            os.kill(pdp1, signal.SIGKILL)
+            server.wait_for(lambda h: h["restarts"] == 1, timeout=20, what="the pdp1 replaced")
+            await page.until(lambda: any(m.get("notice") == "one_moment" for m in page.messages
+                                         if m["type"] == "state"))
+            await page.until(lambda: page.your_turn() and page.state["notice"] is None, timeout=30)
+            assert {key: page.state[key] for key in asked} == asked
+            await page.move(asked["legal"][0], turn=asked["turn"])
+            await page.until(lambda: page.state["turn"] != asked["turn"] or page.state["phase"] == "game_over",
+                             timeout=30)
+            assert not page.rejected and page.paper.count("you play") == 2
+            assert page.state["board"] != asked["board"] and pdp1 not in _pdp1s(server)
+
+    settings = write_settings(tmp_path / "conf", pits=4, seeds=3)
+    with OnlineServer(settings, tmp_path / "state") as server:
+        asyncio.run(killed(server))
+
+
 def test_the_server_killed_and_started_again_resumes_the_game_at_the_same_board_and_turn(tmp_path,
                                                                                       kalah_tape) -> None:
     """``kill -9`` on the server mid-game; started again on the same state folder, the page that comes back
