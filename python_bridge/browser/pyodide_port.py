@@ -29,6 +29,15 @@ class PyodidePort:
     def keys(self, text: str) -> int:
         return int(self.machine.keys(text))  # type: ignore[attr-defined]
 
+    @property
+    def alive(self) -> bool:
+        """A machine in the Worker's own memory lives until it is let go (``kill``, ``close``)."""
+        return self.machine is not None
+
+    def kill(self) -> None:
+        """The machine let go, as a process is killed: the driver replaces it and restores the game."""
+        self.machine = None
+
     def close(self) -> None:
         """The machine's memory goes with its last reference: nothing runs between calls."""
         self.machine = None
