@@ -19,16 +19,23 @@ import re
 
 import pytest
 
+from tests.exhibit.keyboard_game import (
+    FOCUSED_PIT,
+    LAST_PLAYED,
+    PLAYED,
+    YOUR_MOVE,
+    focused,
+    play_by_keyboard,
+    start_by_keyboard,
+    tab_to,
+)
 from tests.kiosk.kiosk_page_checks import catalogue
-from tests.kiosk.test_browser import PLAYED, _server
+from tests.kiosk.test_browser import _server
 from tests.online.online_support import OnlineServer, write_settings
 
 pytestmark = pytest.mark.simh
 
 EN = catalogue("en")
-YOUR_MOVE = 'body[data-mode="visitor"][data-phase="your_turn"] #bottom-row .pit.legal'
-FOCUSED_PIT = "document.activeElement.closest('#bottom-row') ? Number(document.activeElement.dataset.pit) : null"
-LAST_PLAYED = "(kiosk.paper.text.match(/you play (\\d+)/g) || []).slice(-1)[0] || ''"
 STARTS = "kiosk.moveStarts"  # sowings begun on the page: a move sent sows at once
 
 # The focused element's ring and what it sits on: an outline on the background behind the element, or, for a pit
@@ -73,19 +80,6 @@ def kiosk(tmp_path_factory, kalah_tape):
         yield server
 
 
-def _focused(page, selector: str) -> bool:
-    return page.evaluate("(s) => document.activeElement.matches(s)", selector)
-
-
-def _tab_to(page, selector: str, *, backwards: bool = False, limit: int = 25) -> None:
-    """Tab (or Shift+Tab) until the focus is on ``selector``: it must be reached within ``limit`` presses."""
-    for _ in range(limit):
-        if _focused(page, selector):
-            return
-        page.keyboard.press("Shift+Tab" if backwards else "Tab")
-    assert _focused(page, selector), f"Tab never reached {selector}"
-
-
 def _assert_ring(ring: dict) -> None:
     assert ring["visible"] and ring["style"] not in ("none", "hidden") and ring["width"] >= 2, ring
     assert ring["ratio"] >= 3, f"the focus ring on {ring['what']} is {ring['ratio']}:1 against what it sits on"
@@ -112,18 +106,6 @@ def _assert_modal(page, card: str, title: str) -> None:
     assert dialog.is_visible()
 
 
-def _start_by_keyboard(page) -> None:
-    """From attract mode, by keys alone: Tab to "play", Enter; the rules card opens by itself (checked elsewhere),
-    Enter on its button closes it."""
-    _tab_to(page, '[data-action="play"]')
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#rules:not([hidden])")
-    page.wait_for_selector(YOUR_MOVE)
-    assert _focused(page, '[data-action="close-rules"]')
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#rules", state="hidden")
-
-
 def test_the_focus_is_always_seen_with_3_to_1_contrast(kiosk, browser_page) -> None:
     page = browser_page
     page.goto(kiosk.url + "/")
@@ -144,13 +126,13 @@ def test_the_focus_is_always_seen_with_3_to_1_contrast(kiosk, browser_page) -> N
     for ring in seen.values():
         _assert_ring(ring)
     # a card's button, on the card
-    _tab_to(page, '[data-action="about"]')
+    tab_to(page, '[data-action="about"]')
     page.keyboard.press("Enter")
     page.wait_for_selector("#about:not([hidden])")
     _assert_ring(page.evaluate(RING))
     page.keyboard.press("Escape")
     page.wait_for_selector("#about", state="hidden")
-    assert _focused(page, '[data-action="about"]')
+    assert focused(page, '[data-action="about"]')
 
 
 def test_the_cards_are_modal_dialogs_on_the_kiosk(kiosk, browser_page) -> None:
@@ -158,7 +140,7 @@ def test_the_cards_are_modal_dialogs_on_the_kiosk(kiosk, browser_page) -> None:
     page.goto(kiosk.url + "/")
     page.wait_for_selector('body[data-mode="attract"] [data-action="play"]', state="visible")
     # a game begun by keys: "How to play" opens by itself, the focus on its button
-    _tab_to(page, '[data-action="play"]')
+    tab_to(page, '[data-action="play"]')
     page.keyboard.press("Enter")
     page.wait_for_selector("#rules:not([hidden])")
     page.wait_for_selector(YOUR_MOVE)
@@ -167,10 +149,10 @@ def test_the_cards_are_modal_dialogs_on_the_kiosk(kiosk, browser_page) -> None:
     page.keyboard.press("Escape")
     page.wait_for_selector("#rules", state="hidden")
     # the "play" button that had the focus is gone with the game begun: the focus on the first pit to play
-    assert _focused(page, '#bottom-row .pit.legal[tabindex="0"]')
+    assert focused(page, '#bottom-row .pit.legal[tabindex="0"]')
 
     # "How to play" again, from its button by Space; a touch on the board behind it plays nothing
-    _tab_to(page, '[data-action="rules"]', backwards=True)
+    tab_to(page, '[data-action="rules"]', backwards=True)
     page.keyboard.press(" ")
     page.wait_for_selector("#rules:not([hidden])")
     _assert_modal(page, "rules", EN["rules.title"])
@@ -183,21 +165,21 @@ def test_the_cards_are_modal_dialogs_on_the_kiosk(kiosk, browser_page) -> None:
     if page.locator("#rules").is_visible():  # (the touch fell on the card: Escape; on its shade, it closed it)
         page.keyboard.press("Escape")
     page.wait_for_selector("#rules", state="hidden")
-    assert _focused(page, '[data-action="rules"]')
+    assert focused(page, '[data-action="rules"]')
 
     # "What is this?" from its button by Enter, closed by its own button (Enter): the focus back on the button
     page.keyboard.press("Tab")
-    assert _focused(page, '[data-action="about"]')
+    assert focused(page, '[data-action="about"]')
     page.keyboard.press("Enter")
     page.wait_for_selector("#about:not([hidden])")
     _assert_modal(page, "about", EN["about.title"])
-    _tab_to(page, '[data-action="close-about"]')
+    tab_to(page, '[data-action="close-about"]')
     page.keyboard.press("Enter")
     page.wait_for_selector("#about", state="hidden")
-    assert _focused(page, '[data-action="about"]')
+    assert focused(page, '[data-action="about"]')
 
     # the server was told nothing meanwhile: the move played now is the first "you play" on the paper
-    _tab_to(page, "#bottom-row .pit")
+    tab_to(page, "#bottom-row .pit")
     assert page.evaluate(FOCUSED_PIT) == 1 and page.evaluate(PLAYED) == 0
     page.keyboard.press("Enter")
     page.wait_for_function(f"({PLAYED}) > 0")
@@ -210,29 +192,8 @@ def test_a_whole_game_by_keyboard_alone(kiosk, browser_page) -> None:
     page.goto(kiosk.url + "/")
     page.wait_for_selector('body[data-mode="attract"] [data-action="play"], ' + YOUR_MOVE)
     if page.locator('body[data-mode="attract"]').count():
-        _start_by_keyboard(page)  # (run alone; after the dialogs' test the game they began goes on)
-    _tab_to(page, "#bottom-row .pit")
-    moves = 0
-    for turn in range(40):
-        page.wait_for_selector(f'{YOUR_MOVE}, body[data-phase="game_over"]')
-        if page.locator('body[data-phase="game_over"]').count():
-            break
-        legal = page.evaluate("kiosk.state.legal")
-        target = legal[-1] if turn % 2 else legal[0]
-        at = page.evaluate(FOCUSED_PIT)
-        assert at is not None, "the focus left the visitor's row"
-        while at != target:  # along the row, a pit a press
-            page.keyboard.press("ArrowRight" if at < target else "ArrowLeft")
-            moved = page.evaluate(FOCUSED_PIT)
-            assert moved == at + (1 if at < target else -1), (at, moved, target)
-            at = moved
-        if turn == 0:
-            _assert_ring(page.evaluate(RING))  # on a pit that can be played (green)
-        played = page.evaluate(PLAYED)
-        page.keyboard.press("Enter" if turn % 2 else " ")
-        page.wait_for_function(f"({PLAYED}) > {played}")
-        assert page.evaluate(PLAYED) == played + 1 and page.evaluate(LAST_PLAYED) == f"you play {target}"
-        moves += 1
+        start_by_keyboard(page)  # (run alone; after the dialogs' test the game they began goes on)
+    moves = play_by_keyboard(page, on_first_pit=lambda: _assert_ring(page.evaluate(RING)))  # (a green pit's ring)
     assert page.locator('body[data-phase="game_over"]').count() == 1 and moves >= 2
     assert re.search(r"win|draw", page.inner_text("#status"), re.I)
     assert "game over." in page.inner_text("#paper")
@@ -245,24 +206,24 @@ def test_the_cards_are_modal_dialogs_online(tmp_path, kalah_tape, browser_page) 
         page.goto(server.url + "/")
         page.wait_for_function("sessionStorage.getItem('kalah-game') !== null")
         page.wait_for_selector('[data-action="play"]', state="visible")
-        _tab_to(page, '[data-action="play"]')
+        tab_to(page, '[data-action="play"]')
         page.keyboard.press("Enter")
         page.wait_for_selector('body[data-mode="visitor"]')
         if page.locator("#rules").is_hidden():  # (shown by itself at a first game: else from its button)
-            _tab_to(page, '[data-action="rules"]', backwards=True)
+            tab_to(page, '[data-action="rules"]', backwards=True)
             page.keyboard.press("Enter")
         page.wait_for_selector(YOUR_MOVE)
         _assert_modal(page, "rules", EN["rules.title"])
         page.keyboard.press("Escape")
         page.wait_for_selector("#rules", state="hidden")
-        assert _focused(page, "#bottom-row .pit, [data-action=rules]")
-        _tab_to(page, '[data-action="about"]', backwards=True)
+        assert focused(page, "#bottom-row .pit, [data-action=rules]")
+        tab_to(page, '[data-action="about"]', backwards=True)
         page.keyboard.press("Enter")
         _assert_modal(page, "about", EN["about.title"])
         _assert_ring(page.evaluate(RING))
         page.keyboard.press("Escape")
         page.wait_for_selector("#about", state="hidden")
-        assert _focused(page, '[data-action="about"]')
+        assert focused(page, '[data-action="about"]')
         # nothing was played behind the cards: key 1 plays now, the paper's first move
         assert page.evaluate(PLAYED) == 0
         page.keyboard.press("1")

@@ -26,7 +26,7 @@ export function init() {
 }
 
 export async function loadRulePictures() {
-  drawRulePictures(await fetch("/static/rules.json").then((r) => r.json()));
+  drawRulePictures(await fetch(new URL("../rules.json", import.meta.url)).then((r) => r.json()));
 }
 
 function svgElement(name, attributes, text) {

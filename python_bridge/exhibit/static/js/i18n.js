@@ -8,7 +8,7 @@ let language = "en";
 
 export async function loadCatalogues() {
   const langs = Object.keys(OWN_NAMES);
-  const loaded = await Promise.all(langs.map((l) => fetch(`/static/i18n/${l}.json`).then((r) => r.json())));
+  const loaded = await Promise.all(langs.map((l) => fetch(new URL(`../i18n/${l}.json`, import.meta.url)).then((r) => r.json())));
   langs.forEach((l, i) => { catalogues[l] = loaded[i]; });
 }
 

@@ -30,6 +30,8 @@ const CONTROL = new URLSearchParams(location.search).get("control");
 // Online (the server marks the page data-site="online") every visitor has a game of their own, by ID: kept in
 // this tab's sessionStorage, so that a reload or a dropped connection comes back to the same game.
 const ONLINE = document.body.dataset.site === "online";
+// The browser edition (make web): the PDP-1 runs in this page's own Worker; each game's record is a file made here
+const BROWSER = document.body.dataset.edition === "browser";
 const GAME_KEY = "kalah-game";
 function query() {
   if (CONTROL) return `?control=${encodeURIComponent(CONTROL)}`;
@@ -131,6 +133,7 @@ function receive(msg) {
     }
     case "lights": consoleLights.setLights(msg, phase()); break;
     case "queue": case "full": waiting = msg; drawTexts(); announce.waiting(msg); break;
+    case "record": offerRecord(msg); break;
     case "elsewhere": sentTo = { server: msg.server, choices: state ? state.choices : null }; break;
     case "rejected":
       if (moveSent) { moveSent = false; board.stopSowing(); if (state) board.show(state.board); follow(); }
@@ -273,7 +276,7 @@ function render(s, fresh) {
   buildChoices();
   $("notice").hidden = !s.notice;
   announce.notice(Boolean(s.notice));
-  $("download").hidden = !(ONLINE && s.mode === "visitor");
+  $("download").hidden = !(ONLINE && s.mode === "visitor") || (BROWSER && !$("download").href);
   consoleLights.drawStatus(s.phase);  // (the console's word is the machine's own, as its lamps are)
   follow();
 }
@@ -295,6 +298,15 @@ function bottomPlayer() {
 function showGame(game) {
   sessionStorage.setItem(GAME_KEY, game);
   $("download").href = `/games/${encodeURIComponent(game)}/paper.svg`;
+}
+
+// the browser edition: the last finished game's record (the one record format), the visitor's to keep
+function offerRecord(msg) {
+  const link = $("download");
+  if (link.href) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([`${msg.text}\n`], { type: "text/plain" }));
+  link.download = `kalah-pdp1-game${msg.game}.txt`;
+  link.hidden = !(state && state.mode === "visitor");
 }
 
 // the status line and the one under it, as the board shows the game (a hint, while one shows, stays)
@@ -376,6 +388,7 @@ window.kiosk = {
   send, setLanguage, flash: board.flash, unflash: board.unflash,
 };
 
+if (BROWSER) { $("download").dataset.i18n = "browser.record"; $("about-browser").hidden = false; }
 board.init({ touched: touchPit, settled: settle, shown: follow });
 announce.init(() => state && { state: structuredClone(shownState()), who: bottomPlayer() });
 consoleLights.drawLamps({});  // every lamp there, unlit, from the start: the console's layout is chosen with them

@@ -1,0 +1,68 @@
+"""The browser edition in Debian's Chromium: build/web served by ``python3 -m http.server`` alone, a whole game played
+by keyboard alone on SIMH as WebAssembly with the driver and the reference in Pyodide, nothing asked of another
+origin and nothing asked at all after the first question, and the game's record offered, whole and true.
+
+``make test`` plays it in one language; ``make test-web`` in each of the four."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from python_bridge.checking.records import check_record
+from tests.exhibit.keyboard_game import play_by_keyboard, start_by_keyboard, tab_to
+from tests.kiosk.kiosk_page_checks import catalogue
+from tests.web.served_folder import QUICK, ServedFolder
+
+FIRST_QUESTION_S = 60  # from opening the page (Pyodide's start on a loaded host) to the first question
+
+
+def _play_a_game(page, served: ServedFolder, language: str, tmp_path: Path, bridge) -> None:
+    asked: list[tuple[float, str]] = []
+    page.on("request", lambda request: asked.append((time.monotonic(), request.url)))
+    page.emulate_media(reduced_motion="reduce")  # each move's board at once: the game's keys are what is tested
+    page.goto(served.url + "/")
+    page.wait_for_selector("#languages button", timeout=FIRST_QUESTION_S * 1000)  # (the Worker's hello drew them)
+    if language != "en":
+        tab_to(page, f'[data-lang="{language}"]')
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.documentElement.lang === '{language}'")
+    start_by_keyboard(page)
+    first_question = time.monotonic()
+    moves = play_by_keyboard(page)
+    page.wait_for_selector('body[data-phase="game_over"]')
+    assert moves >= 2 and "game over." in page.inner_text("#paper")
+
+    words = catalogue(language)
+    page.wait_for_selector("#download:not([hidden])")
+    assert page.inner_text("#download") == words["browser.record"]
+    with page.expect_download() as downloading:
+        tab_to(page, "#download")
+        page.keyboard.press("Enter")
+    record = tmp_path / downloading.value.suggested_filename
+    downloading.value.save_as(record)
+    checked = check_record(record.read_text(encoding="utf-8"))
+    assert checked.saved.value_of("language") == language and len(checked.saved.moves) >= moves
+    assert "played in a visitor's browser" in checked.saved.heading
+    replayed = bridge("replay", str(record))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+    assert page.get_attribute("#about-browser", "hidden") is None
+    elsewhere = [url for _, url in asked if not url.startswith((served.url + "/", "blob:", "data:"))]
+    assert not elsewhere, f"asked of another origin: {elsewhere}"
+    late = [url for at, url in asked if at > first_question and not url.startswith("blob:")]
+    assert not late, f"asked for after the first question: {late}"
+
+
+def test_a_whole_game_by_keyboard_alone_in_the_visitors_browser(tmp_path, browser_page, bridge) -> None:
+    with ServedFolder(tmp_path / "site", QUICK.format(pits=3, seeds=2)) as served:
+        _play_a_game(browser_page, served, "pl", tmp_path, bridge)
+
+
+@pytest.mark.webgames
+@pytest.mark.parametrize("language", ["en", "pl", "tl", "az"])
+def test_a_whole_game_by_keyboard_alone_in_each_language(language, tmp_path, browser_page, bridge) -> None:
+    with ServedFolder(tmp_path / "site", QUICK.format(pits=4, seeds=3)) as served:
+        _play_a_game(browser_page, served, language, tmp_path, bridge)
