@@ -42,8 +42,9 @@ LONG_FILES = (
     "test_online_load.py",  # 57, waits (0.25 of a core): bench-online's ramps, two servers, kills
     "test_page_vision.py",  # 37, busy (0.6): the page spaced (the kiosk in every state), contrast, motion, text
     "test_page_states.py",  # 42, busy (0.55): every kiosk state in two languages, axe at each
+    "test_words_follow_the_board.py",  # 30, busy: two whole games sampled every 100 ms, on both front ends
     "test_online_layout_screens.py",  # 21, busy (0.7): three screens, four states, four languages, axe at each
-    "test_cluster.py",  # 45, waits (0.25): PostgreSQL and HAProxy, servers killed and stopped
+    "test_cluster.py",  # 61, waits (0.25): PostgreSQL and HAProxy, servers killed, stopped and hung
     "test_online_layout.py",  # 14, busy (0.7): the same on phones and a tablet
     "test_page_defects.py",  # 38, busy (0.6)
     "test_page_zoom.py",  # 12, busy (0.8): the page zoomed at four steps and reflowed at 320 px
@@ -51,10 +52,13 @@ LONG_FILES = (
     "test_axe_screens.py",  # 22, both (0.5): a game and a server's loss on two more screens
     "test_browser.py",  # 56, both (0.4): a whole game at the kiosk, the PDP-1 thinking paced
     "test_axe.py",  # 22, both (0.45): a game and a server's loss at two sizes
-    "test_online_waiting.py",  # 31, waits (0.1): a game left idle, a 1960-pace game stopped
+    "test_browser_edition.py",  # 22, busy: Pyodide and SIMH as WebAssembly in Chromium, a whole game
+    "test_online_waiting.py",  # 35, waits (0.1): a game left idle, a 1960-pace game stopped
+    "test_deploy_online.py",  # 30, waits: online-cluster stopped as make stops it, after faults
     "test_level_contract.py",  # 14, busy
     "test_macro_generative.py",  # 10, busy (1.2: macro1 beside it)
     "test_announcements.py",  # 18
+    "test_pictures.py",  # 19, busy: make pictures' three screenshots
     "test_hostile.py",  # 21, waits (0.25)
     "test_keyboard_and_dialogs.py",  # 17
     "test_fast_prove.py",  # 13, busy
@@ -71,7 +75,8 @@ LONG_FILES = (
     "test_lights.py",  # 9, waits
     "test_typewriter_keys.py",  # 10
     "test_solver.py",  # 9
-    "test_deploy_online.py",  # 10, waits
+    "test_security_headers.py",  # 8
+    "test_wasm_driver.py",  # 8: whole games on both machines
     "test_online_protocol.py",  # 9
     "test_demonstration.py",  # 9
     "test_proof_show.py",  # 8, waits (the 1960 pace)

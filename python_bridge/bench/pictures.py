@@ -68,7 +68,8 @@ PICTURES = (
 def _open(browser, picture: Picture, url: str):
     """A fresh page at the picture's screen size, device scale 1, reduced motion, at ``url``."""
     context = browser.new_context(viewport={"width": picture.width, "height": picture.height},
-                                  device_scale_factor=1, has_touch=picture.touch, reduced_motion="reduce")
+                                  device_scale_factor=1, has_touch=picture.touch, reduced_motion="reduce",
+                                  bypass_csp=True)  # (the page's policy forbids the eval of wait_for_function)
     context.set_default_timeout(60_000)
     page = context.new_page()
     page.goto(url + "/")

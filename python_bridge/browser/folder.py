@@ -7,7 +7,7 @@ next to the emulator ``scripts/build-web.sh`` compiled (``pdp1.js``, ``pdp1.wasm
 
 * ``index.html`` -- the exhibit's page, marked ``data-edition="browser"`` (its connection is then a Worker),
   and ``static/`` -- the page's own files, as the servers serve them;
-* ``worker.mjs`` and ``machine.mjs`` (web/) -- the Worker and the machine's port; ``pdp1.mjs`` -- the compiled
+* ``web/worker.mjs`` and ``web/machine.mjs``, copied -- the Worker and the machine's port; ``pdp1.mjs`` -- the compiled
   emulator as a module a Worker can import (emcc's own script, with an ``export``);
 * ``pyodide/`` -- Pyodide's files from the npm package the lockfile pins (web/node_modules);
 * ``python.zip`` -- the project's Python (``python_bridge``, ``tools``) and the game's tape with its symbols;
