@@ -9,10 +9,9 @@ value the edition cannot use stops the Worker with one line, shown on the page.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
 
-from ..exhibit.settings import GAME_SECTIONS, ConfigError, GameSettings, checked_contact, game_settings
+from ..exhibit.settings import ConfigError, GameSettings, checked_contact, front_end_sections, game_settings
 
 PACES = {"1960": "authentic", "fast": "fast"}
 BROWSER_KEYS = ("pace", "accessibility_contact")
@@ -22,16 +21,7 @@ COUNTDOWN_SECONDS = 20.0
 
 def browser_settings(text: str) -> GameSettings:
     """The game settings the edition plays with, from ``settings.toml``'s text; ConfigError (one line)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as bad:
-        raise ConfigError(f"settings.toml is not valid TOML: {bad}") from None
-    unknown = [name for name in data if name != "browser" and name not in GAME_SECTIONS]
-    if unknown:
-        raise ConfigError(f"unknown section [{unknown[0]}] in settings.toml: use [browser], [game], [choices]")
-    browser = data.get("browser", {})
-    if not isinstance(browser, dict):
-        raise ConfigError("[browser] must be a section, not a value")
+    data, browser = front_end_sections(text, "browser")
     extra = [key for key in browser if key not in BROWSER_KEYS]
     if extra:
         raise ConfigError(f"unknown setting {extra[0]!r} in [browser]: use {', '.join(BROWSER_KEYS)}")

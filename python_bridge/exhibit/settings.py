@@ -9,6 +9,7 @@ here (``whole_number``, ``seconds``, ``toml_text``), so a typo gets the same one
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -302,6 +303,22 @@ def read_sections(data: dict, sections: dict[str, tuple[str, ...]],
                 raise ConfigError(f"unknown setting {key!r} in [{section}]: use {', '.join(sections[section])}")
             values[key] = check(key, value, checker)
     return values
+
+
+def front_end_sections(text: str, own: str) -> tuple[dict, dict]:
+    """A front end's file (TOML): its parsed whole, and its own section ``[own]`` beside the game's ``[game]`` and
+    ``[choices]`` (no other is allowed); ConfigError (one line) for what is not such a file."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}") from None
+    unknown = [name for name in data if name != own and name not in GAME_SECTIONS]
+    if unknown:
+        raise ConfigError(f"unknown section [{unknown[0]}]: use [{own}], [game], [choices]")
+    section = data.get(own, {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"[{own}] must be a section, not a value")
+    return data, section
 
 
 def game_settings(data: dict, base: Path = Path(".")) -> GameSettings:

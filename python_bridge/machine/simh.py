@@ -124,20 +124,8 @@ class Simh(ConsoleCommands, SimhOutput):
         return rest.strip("\n")
 
     # -- running -------------------------------------------------------------------------
-    def read_in(self, tape: str | os.PathLike[str]) -> None:
-        """Hardware read-in: mount the tape on the reader and press READ IN (``boot ptr``).
-
-        The tape's own loader runs and starts the program: the machine is
-        running when this returns.
-        """
-        self.command(f"attach ptr {Path(tape).resolve()}")
-        self._start("boot ptr")
-
-    def load(self, tape: str | os.PathLike[str]) -> None:
-        """SIMH's fast loader (``load -b``): the program is in core, not running."""
-        out = self.command(f"load -b {Path(tape).resolve()}")
-        if out:
-            raise SimhError(f"load: {out}", self.tail())
+    def _tape_path(self, tape: str | os.PathLike[str]) -> str:
+        return str(Path(tape).resolve())
 
     def _start(self, cmd: str) -> None:
         if self.running:

@@ -24,7 +24,7 @@ _BREAK_CMD = re.compile(r"\s*(no)?break(?:\s+(\S+))?\s*$", re.IGNORECASE)
 
 
 class ConsoleCommands(ConsoleOutput):
-    """The shared commands; a transport gives ``command``, ``_start``, ``read_in`` and ``load``."""
+    """The shared commands; a transport gives ``command``, ``_start`` and ``_tape_path``."""
 
     _tape_dir: tempfile.TemporaryDirectory[str] | None = None  # tapes given as bytes or source
     _tapes = 0
@@ -37,11 +37,24 @@ class ConsoleCommands(ConsoleOutput):
         """Give ``cmd`` (``boot ptr``, ``run 100``, ``cont``): the machine runs when this returns."""
         raise NotImplementedError
 
-    def read_in(self, tape: str | os.PathLike[str]) -> None:
+    def _tape_path(self, tape: str | os.PathLike[str]) -> str:
+        """Where SIMH finds the tape file ``tape`` (on the host's disk, or in the machine's own file system)."""
         raise NotImplementedError
 
+    def read_in(self, tape: str | os.PathLike[str]) -> None:
+        """Hardware read-in: mount the tape on the reader and press READ IN (``boot ptr``).
+
+        The tape's own loader runs and starts the program: the machine is
+        running when this returns.
+        """
+        self.command(f"attach ptr {self._tape_path(tape)}")
+        self._start("boot ptr")
+
     def load(self, tape: str | os.PathLike[str]) -> None:
-        raise NotImplementedError
+        """SIMH's fast loader (``load -b``): the program is in core, not running."""
+        out = self.command(f"load -b {self._tape_path(tape)}")
+        if out:
+            raise SimhError(f"load: {out}", self.tail())
 
     def _remove_tapes(self) -> None:
         """The tapes kept in files for ``read_in_tape`` and ``load_source``, removed (at ``close``)."""

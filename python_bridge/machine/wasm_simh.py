@@ -135,16 +135,9 @@ class WasmSimh(ConsoleCommands):
             if time.monotonic() >= deadline:
                 return False
 
-    def read_in(self, tape: str | os.PathLike[str]) -> None:
-        """Hardware read-in (``boot ptr``) of a tape file: the machine runs when this returns."""
-        self.command(f"attach ptr {self._mount(Path(tape).read_bytes())}")
-        self._start("boot ptr")
-
-    def load(self, tape: str | os.PathLike[str]) -> None:
-        """SIMH's fast loader (``load -b``): the program is in core, not running."""
-        out = self.command(f"load -b {self._mount(Path(tape).read_bytes())}")
-        if out:
-            raise SimhError(f"load: {out}", self.tail())
+    def _tape_path(self, tape: str | os.PathLike[str]) -> str:
+        """The tape copied into the machine's own file system (it has no other): its path there."""
+        return self._mount(Path(tape).read_bytes())
 
     def _mount(self, tape: bytes) -> str:
         """The tape as a file in the machine's own file system; its path there."""

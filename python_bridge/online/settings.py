@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tools.user_files import UserFileError, read_user_text
 
 from ..exhibit.settings import (
-    GAME_SECTIONS,
     MAX_CONFIG_BYTES,
     MAX_HOSTS,
     ConfigError,
@@ -26,6 +24,7 @@ from ..exhibit.settings import (
     checked_frame_ancestors,
     checked_hosts,
     checked_metrics_port,
+    front_end_sections,
     game_settings,
 )
 
@@ -170,16 +169,7 @@ def checked_database(value: object) -> str:
 
 def parse_settings(text: str, base: Path = Path(".")) -> OnlineSettings:
     """Settings from TOML text: ``[online]``, and the game's ``[game]`` and ``[choices]`` as the kiosk's."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}") from None
-    unknown = [name for name in data if name != "online" and name not in GAME_SECTIONS]
-    if unknown:
-        raise ConfigError(f"unknown section [{unknown[0]}]: use [online], [game], [choices]")
-    online = data.get("online", {})
-    if not isinstance(online, dict):
-        raise ConfigError("[online] must be a section, not a value")
+    data, online = front_end_sections(text, "online")
     values = {key: checked(key, value) for key, value in online.items()}
     settings = OnlineSettings(**values, game=game_settings(data, base))  # type: ignore[arg-type]
     if not settings.state_dir.is_absolute():

@@ -1,0 +1,49 @@
+"""The game session's inbox in a Worker (``browser.inbox``): the page's messages are fetched while the session
+waits for a command, each handed to the owner to check and submit; nothing is lost and nothing waits longer
+than asked."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+
+from python_bridge.browser.inbox import PageInbox
+
+
+class Page:
+    """The page's messages, given one a wait (None when a wait finds none), and the waits asked for."""
+
+    def __init__(self, messages: list[str | None]) -> None:
+        self.messages = list(messages)
+        self.waits: list[float] = []
+
+    def receive(self, seconds: float) -> str | None:
+        self.waits.append(seconds)
+        return self.messages.pop(0) if self.messages else None
+
+
+def test_each_message_is_delivered_and_the_first_command_returned() -> None:
+    page = Page(["touch", "move 1", "move 2"])
+    delivered: list[str] = []
+    inbox = PageInbox(page.receive, lambda raw: (delivered.append(raw), raw.startswith("move") and inbox.put(raw)))
+    assert inbox.get(timeout=5) == "move 1"
+    assert delivered == ["touch", "move 1"] and len(page.waits) == 2
+    assert inbox.get(timeout=5) == "move 2"
+
+
+def test_a_wait_with_nothing_ends_empty_and_a_look_does_not_wait() -> None:
+    page = Page([None])
+    inbox = PageInbox(page.receive, lambda raw: None)
+    with pytest.raises(queue.Empty):
+        inbox.get(timeout=0.01)
+    with pytest.raises(queue.Empty):
+        inbox.get_nowait()
+    assert page.waits[-1] == 0.0 and all(w <= 0.01 for w in page.waits)
+
+
+def test_what_was_queued_first_comes_first_without_asking_the_page() -> None:
+    page = Page(["later"])
+    inbox = PageInbox(page.receive, lambda raw: inbox.put(raw))
+    inbox.put("first")
+    assert inbox.get_nowait() == "first" and page.waits == []
