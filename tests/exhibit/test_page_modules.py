@@ -35,7 +35,7 @@ def test_no_script_over_400_lines() -> None:
 
 def test_the_page_loads_one_module_that_reaches_every_script() -> None:
     html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
-    assert re.findall(r"<script\b[^>]*>", html) == ['<script type="module" src="/static/js/main.js">'], \
+    assert re.findall(r"<script\b[^>]*>", html) == ['<script type="module" src="static/js/main.js">'], \
         "the page loads main.js as a module, and nothing else (no inline script, no classic script)"
     scripts = _scripts()
     reached, todo = set(), ["js/main.js"]

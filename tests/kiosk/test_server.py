@@ -25,7 +25,7 @@ def test_health_and_the_page_and_only_on_localhost(server) -> None:
     assert report["status"] == "ok" and report["mode"] == "attract"
     assert pid_alive(report["pdp1_pid"]) and report["processes"] == 2  # the server and its one pdp1
     page = urllib.request.urlopen(server.url + "/").read().decode()
-    assert '<script type="module" src="/static/js/main.js">' in page and "paper" in page
+    assert '<script type="module" src="static/js/main.js">' in page and "paper" in page
     assert urllib.request.urlopen(server.url + "/static/kiosk.css").status == 200
     for module in sorted((STATIC / "js").glob("*.js")):  # a module script needs a JavaScript MIME type
         served = urllib.request.urlopen(f"{server.url}/static/js/{module.name}")
