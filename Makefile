@@ -198,10 +198,10 @@ online-cluster: SERVERS ?= 3
 online-cluster: build
 	$(PY) -m python_bridge online-cluster --servers $(SERVERS) $(ARGS)
 
-## bench-web: the browser edition's figures: a server of the browser edition receiving the records of GAMES finished games (default 1000), each checked, on one core
+## bench-web: the browser edition's figures: in Chromium, first question, bytes, CPU while thinking, replies, the 1960 pace; and a server of the browser edition receiving the records of GAMES finished games (default 1000), on one core
 bench-web: GAMES ?= 1000
-bench-web: MODE = kiosk
-bench-web: build
+bench-web: MODE = test
+bench-web: web
 	$(PY) -m python_bridge bench-web --games $(GAMES) $(ARGS)
 
 ## bench-online: the online exhibit under simulated visitors: its three target rows, or with STEPS=10,25,50,100,200 PACE=1960|fast ARGS=... a ramp

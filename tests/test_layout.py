@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "kiosk": {"driver", "exhibit", "machine", "reference", "tools"},  # the gallery
     "online": {"checking", "demo", "driver", "exhibit", "machine", "reference", "tools"},  # the web site
     "browser": {"driver", "exhibit", "machine", "reference", "tools"},  # the browser edition (a Worker's Python)
-    "bench": {"checking", "driver", "exhibit", "kiosk", "machine", "online", "reference", "tools"},  # its cluster
+    "bench": {"browser", "checking", "driver", "exhibit", "kiosk", "machine", "online", "reference", "tools"},
     "commands": {"reference", "machine", "driver", "checking", "bench", "play", "demo", "exhibit", "kiosk", "online",
                  "tools"},
     "": {"commands"},  # python_bridge/__main__.py and __init__.py

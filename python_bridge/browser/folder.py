@@ -16,10 +16,15 @@ next to the emulator ``scripts/build-web.sh`` compiled (``pdp1.js``, ``pdp1.wasm
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import subprocess
 import sys
+import time
+import urllib.request
 import zipfile
 from pathlib import Path
+from typing import Iterator
 
 from ..exhibit.page import STATIC_DIR, page_html
 from ..machine.kalah_program import ensure_tape
@@ -92,6 +97,40 @@ def _python(target: Path) -> Path:
         for path in (tape, tape.with_name("kalah.sym.json")):
             archive.write(path, f"build/{path.name}")
     return target
+
+
+def linked_copy(built: Path, folder: Path, settings: str) -> Path:
+    """``built`` (a folder ``write_folder`` wrote) as ``folder``, its files linked and not copied (15 MB), with
+    ``settings`` for its ``settings.toml``: a trial's own edition."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for entry in built.iterdir():
+        if entry.name != "settings.toml":
+            (folder / entry.name).symlink_to(entry.resolve())
+    (folder / "settings.toml").write_text(settings, encoding="utf-8")
+    return folder
+
+
+@contextlib.contextmanager
+def served(folder: Path, port: int, start_s: float = 10.0) -> Iterator[str]:
+    """``folder`` served as any static host serves it, by Python's own ``http.server`` alone, on the loopback at
+    ``port``: its URL, while the server runs (stopped and reaped at the end)."""
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory",
+                               str(folder), str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + start_s
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"http.server did not serve {folder}") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 if __name__ == "__main__":

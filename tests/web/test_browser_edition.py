@@ -14,16 +14,16 @@ import pytest
 from python_bridge.checking.records import check_record
 from tests.exhibit.keyboard_game import play_by_keyboard, start_by_keyboard, tab_to
 from tests.kiosk.kiosk_page_checks import catalogue
-from tests.web.served_folder import QUICK, ServedFolder
+from tests.web.served_folder import QUICK, served_folder
 
 FIRST_QUESTION_S = 60  # from opening the page (Pyodide's start on a loaded host) to the first question
 
 
-def _play_a_game(page, served: ServedFolder, language: str, tmp_path: Path, bridge) -> None:
+def _play_a_game(page, url: str, language: str, tmp_path: Path, bridge) -> None:
     asked: list[tuple[float, str]] = []
     page.on("request", lambda request: asked.append((time.monotonic(), request.url)))
     page.emulate_media(reduced_motion="reduce")  # each move's board at once: the game's keys are what is tested
-    page.goto(served.url + "/")
+    page.goto(url + "/")
     page.wait_for_selector("#languages button", timeout=FIRST_QUESTION_S * 1000)  # (the Worker's hello drew them)
     if language != "en":
         tab_to(page, f'[data-lang="{language}"]')
@@ -50,19 +50,19 @@ def _play_a_game(page, served: ServedFolder, language: str, tmp_path: Path, brid
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
     assert page.get_attribute("#about-browser", "hidden") is None
-    elsewhere = [url for _, url in asked if not url.startswith((served.url + "/", "blob:", "data:"))]
+    elsewhere = [asked_url for _, asked_url in asked if not asked_url.startswith((f"{url}/", "blob:", "data:"))]
     assert not elsewhere, f"asked of another origin: {elsewhere}"
-    late = [url for at, url in asked if at > first_question and not url.startswith("blob:")]
+    late = [asked_url for at, asked_url in asked if at > first_question and not asked_url.startswith("blob:")]
     assert not late, f"asked for after the first question: {late}"
 
 
 def test_a_whole_game_by_keyboard_alone_in_the_visitors_browser(tmp_path, browser_page, bridge) -> None:
-    with ServedFolder(tmp_path / "site", QUICK.format(pits=3, seeds=2)) as served:
-        _play_a_game(browser_page, served, "pl", tmp_path, bridge)
+    with served_folder(tmp_path / "site", QUICK.format(pits=3, seeds=2)) as url:
+        _play_a_game(browser_page, url, "pl", tmp_path, bridge)
 
 
 @pytest.mark.webgames
 @pytest.mark.parametrize("language", ["en", "pl", "tl", "az"])
 def test_a_whole_game_by_keyboard_alone_in_each_language(language, tmp_path, browser_page, bridge) -> None:
-    with ServedFolder(tmp_path / "site", QUICK.format(pits=4, seeds=3)) as served:
-        _play_a_game(browser_page, served, language, tmp_path, bridge)
+    with served_folder(tmp_path / "site", QUICK.format(pits=4, seeds=3)) as url:
+        _play_a_game(browser_page, url, language, tmp_path, bridge)

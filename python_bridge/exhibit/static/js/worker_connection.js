@@ -3,12 +3,19 @@
 // Nothing here reaches the network: the Worker is this page's own, and so is everything it loads.
 // A Worker that fails (its files missing, a setting it refuses) is reported as a drop: the page says so.
 
+// What the benchmark reads (make bench-web): each reply's wall seconds and each paced reply's counted 1960 seconds,
+// as the Worker says them (the page draws neither).
+const measured = { replied: [], paced: [] };
+window.browserEdition = measured;
+
 export function openWorkerConnection({ onMessage, onDrop }) {
   const worker = new Worker(new URL("../../worker.mjs", import.meta.url), { type: "module" });
   let failed = false;
   const fail = () => { if (!failed) { failed = true; onDrop(); } };
   worker.onmessage = (event) => {
     const message = JSON.parse(event.data);
+    if (message.type === "replied") { measured.replied.push(message.seconds); return; }
+    if (message.type === "paced") { measured.paced.push([message.counted, message.wall]); return; }
     if (message.type === "failed") { console.error(`the PDP-1 could not start: ${message.reason}`); fail(); return; }
     onMessage(message);
   };
