@@ -152,11 +152,13 @@ bench-asm: setup
 	$(PY) -m tools.macro.bench $(KALAH_SRC)
 
 ## figures: measure every figure the docs quote -> docs/figures.md (FIGURES=all adds the long sections, FIGURES=name,name runs those)
-# The sections in a browser (pictures, kiosk) need the test set-up's Playwright too; all needs both it and OpenSpiel.
+# The sections in a browser (pictures, kiosk, web) need the test set-up's Playwright too (web: make web's folder);
+# all needs both it and OpenSpiel.
 figures: FIGURES ?= default
 figures: MODE = $(if $(filter all strength,$(subst $(comma), ,$(FIGURES))),bench,play)
 figures: build
-	@$(if $(filter all pictures kiosk,$(subst $(comma), ,$(FIGURES))),$(SETUP) test)
+	@$(if $(filter all pictures kiosk web,$(subst $(comma), ,$(FIGURES))),$(SETUP) test)
+	@$(if $(filter all web,$(subst $(comma), ,$(FIGURES))),$(MAKE) --no-print-directory web)
 	$(PY) -m python_bridge figures --sections $(FIGURES)
 
 ## pictures: the docs' pictures (docs/pictures/*.png): the kiosk's screen, the online page on a phone and a desktop, a seeded game under way, in Chromium

@@ -155,6 +155,16 @@ SECTIONS = (
             "of the PDP-1 is checked by the reference before the visitor sees the next question. The shipped "
             "`max_games` follows from the last row.",
             "python_bridge", ("bench-online", "--targets"), long=True),
+    Section("web", "The browser edition: a visitor's browser and the site's server",
+            "The browser edition's folder (`make web`) served from the loopback by `http.server` alone, in Debian's "
+            "Chromium with a fresh profile: the first question from opening the page with an empty cache and "
+            "after a reload, the bytes fetched on the first visit by file, all the browser's processes' CPU over "
+            "10 s while the visitor thinks, a whole game's replies at the fast pace and full strength (each PDP-1 "
+            "move cross-checked in the page), and three replies at the 1960 pace against their counted 1960 "
+            "seconds. Then a server of the browser edition, kept to one core, receiving a thousand finished "
+            "games' records, each checked by the reference. Run by name (or with `all`): it needs `make web` and "
+            "the test set-up's Playwright.",
+            "python_bridge", ("bench-web",), long=True),
     Section("online-fast", "The PDP-1 online: simulated visitors, fast",
             "The online server with its shipped settings but the fast pace, the PDP-1 at full strength, loaded by "
             "simulated visitors (real WebSocket clients, seeded, thinking 2-8 s a move, each playing one whole "
