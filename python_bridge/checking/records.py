@@ -12,6 +12,7 @@ and nothing of it is kept.  The cost is the searches: at the levels a site offer
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 from ..driver.game_records import (
@@ -29,6 +30,12 @@ from ..reference.rules import NORTH, SOUTH, Position, Variants
 
 PDP1 = "pdp-1"
 SWAP = "swap"
+REMEMBERED = 20_000  # decisions kept (a few MB): the openings every visitor's games share are searched once
+
+# The reference's decision, remembered: the same position, rules and level always get the same decision (the
+# search is deterministic), and a site's records share their first moves (the PDP-1's opening, the visitors'
+# favourite replies); a server checking records checks those once a process.
+remembered_decision = lru_cache(maxsize=REMEMBERED)(reference_decision)
 
 
 class RecordRefused(RecordError):
@@ -44,7 +51,7 @@ class CheckedRecord:
 
 
 def check_record(text: str, levels: frozenset[int] | None = None,
-                 decide: Callable[[Position, Variants, int, bool], Decision] = reference_decision) -> CheckedRecord:
+                 decide: Callable[[Position, Variants, int, bool], Decision] = remembered_decision) -> CheckedRecord:
     """``text``'s game, checked; ``RecordRefused`` (one line) for anything the reference would not have played.
 
     ``levels``: the levels (0: the default level) a record may name, those the site offers, so that a record
