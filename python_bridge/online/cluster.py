@@ -105,6 +105,7 @@ class Cluster:
                  extra_settings: str = "", folder: Path | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="kalah-cluster-", dir=folder))
         self.port = port
+        self.servers_stop_s = SERVERS_STOP_S  # the servers' one bound at a stop (a test of the bound may shorten it)
         self.url = f"http://127.0.0.1:{port}"
         self.postgres = ScratchPostgres()  # (a folder of its own: the database's user reaches it)
         self.settings = self.folder / "online.toml"
@@ -218,7 +219,7 @@ class Cluster:
             if server.running():
                 os.kill(server.proc.pid, signal.SIGCONT)
                 server.proc.terminate()
-        deadline = time.monotonic() + SERVERS_STOP_S  # one for them all: never a bound a server, added up
+        deadline = time.monotonic() + self.servers_stop_s  # one for them all: never a bound a server, added up
         for server in self.servers:
             if server.proc is not None:
                 _end(server.proc, max(0.0, deadline - time.monotonic()))

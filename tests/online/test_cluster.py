@@ -200,8 +200,9 @@ def test_servers_that_do_not_stop_are_killed_within_the_stops_bound(cluster) -> 
     servers = [server.pid for server in cluster.servers]
     assert cluster.haproxy is not None
     pids = [*servers, cluster.haproxy.pid, cluster.postgres.postmaster_pid()]
+    cluster.servers_stop_s = 3.0  # (the shipped 15 s, waited out, is the same test at five times the cost)
     with kept_hung(servers[0]), kept_hung(servers[1]):
         began = time.monotonic()
         cluster.stop()
         took = time.monotonic() - began
-    assert took <= STOP_AT_MOST_S and not still_running(pids)
+    assert cluster.servers_stop_s <= took <= STOP_AT_MOST_S and not still_running(pids)
