@@ -58,7 +58,6 @@ LONG_FILES = (
     "test_level_contract.py",  # 14, busy
     "test_macro_generative.py",  # 10, busy (1.2: macro1 beside it)
     "test_announcements.py",  # 18
-    "test_pictures.py",  # 19, busy: make pictures' three screenshots
     "test_hostile.py",  # 21, waits (0.25)
     "test_keyboard_and_dialogs.py",  # 17
     "test_fast_prove.py",  # 13, busy

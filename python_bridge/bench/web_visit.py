@@ -178,5 +178,5 @@ def measure_browser(paced_replies: int = 3) -> BrowserFigures:
             page.keyboard.press("Escape")
             for _ in range(paced_replies):
                 _replies(page, most=1)
-            figures.paced = [tuple(p) for p in page.evaluate("window.browserEdition.paced")]
+            figures.paced = [tuple(p) for p in page.evaluate("kiosk.measured.paced")]
     return figures

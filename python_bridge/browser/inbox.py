@@ -14,8 +14,6 @@ import queue
 import time
 from typing import Callable
 
-POLL_S = 0.0  # a look for a message already there, when the caller will not wait
-
 
 class PageInbox(queue.Queue):
     """``GameSession.inbox`` for a session whose page's messages must be fetched."""
@@ -27,23 +25,21 @@ class PageInbox(queue.Queue):
         self._deliver = deliver
 
     def get(self, block: bool = True, timeout: float | None = None):  # type: ignore[override]
-        """The next command, fetching the page's messages until one is queued or the time is up."""
-        deadline = time.monotonic() + (timeout if block and timeout is not None else 0.0)
+        """The next command, fetching the page's messages until one is queued or the time is up (one wait for
+        the page a call when nothing comes: every wake of a waiting Worker costs the visitor's machine)."""
         forever = block and timeout is None
+        deadline = time.monotonic() + (timeout if block and timeout is not None else 0.0)
         while True:
             try:
                 return super().get(block=False)
             except queue.Empty:
                 pass
-            left = deadline - time.monotonic()
-            if not forever and left <= 0:
-                raw = self._receive(POLL_S)  # (one look even when not waiting: the page is always heard)
-                if raw is None:
-                    raise queue.Empty
-            else:
-                raw = self._receive(3600.0 if forever else left)
+            left = 3600.0 if forever else max(0.0, deadline - time.monotonic())
+            raw = self._receive(left)  # (a look, at least, even when not waiting: the page is always heard)
             if raw is not None:
                 self._deliver(raw)
+            elif not forever and time.monotonic() >= deadline:
+                raise queue.Empty
 
     def get_nowait(self):  # type: ignore[override]
         return self.get(block=False)

@@ -10,7 +10,9 @@ from python_bridge.bench.pictures import PICTURES, look
 from tests.programs import need
 from tests.test_doc_pictures import blank
 
-pytestmark = pytest.mark.simh
+# make pictures' own run (two servers, Chromium, three seeded games: 20-30 s) is a long test (make test-slow, as
+# the figures' other long commands); make test checks the pictures the docs show (tests/test_doc_pictures.py)
+pytestmark = [pytest.mark.simh, pytest.mark.slow]
 
 
 def test_make_pictures_takes_every_picture_the_docs_show(tmp_path, kalah_tape, bridge) -> None:

@@ -384,6 +384,7 @@ window.kiosk = {
   get lights() { return consoleLights.lastLights(); },
   get moveStarts() { return board.movesStarted(); },
   get retryWaits() { return connection ? connection.retryWaits() : []; },
+  get measured() { return connection && connection.measured ? connection.measured() : null; },  // (browser edition)
   get sound() { return sound.status(); },
   send, setLanguage, flash: board.flash, unflash: board.unflash,
 };
