@@ -29,6 +29,10 @@ from .inbox import PageInbox
 
 HEADING = "game record (played in a visitor's browser: SIMH 3.8.1's pdp1 as WebAssembly)"
 IDLE_LOOK_S = 1.0  # how long one wait for the page lasts between games (the idle visitor is looked at meanwhile)
+# how long the session waits for its page before it looks up, while the visitor thinks: each wake is the visitor's
+# own machine's work (a Worker's wait resumed, Python run), and in a browser nothing else needs a look sooner (no
+# server stopping; the idle countdown counts in seconds)
+LOOK_EVERY_S = 1.0
 
 
 class PageGame:
@@ -45,6 +49,7 @@ class PageGame:
         self.records: list[str] = []  # the finished games' records, in order
         self.session = GameSession(config, post, self, log, transport=transport)
         self.session.inbox = PageInbox(receive, self.deliver)
+        self.session.look_every = LOOK_EVERY_S
 
     # -- the page's messages (what a server's app does with them) --------------------------------------------------
     def deliver(self, raw: str) -> None:

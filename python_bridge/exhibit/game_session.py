@@ -41,6 +41,7 @@ from .settings import GameSettings
 from .view import board_view, last_move_view, result_view
 
 LIGHTS_EVERY = 0.1  # seconds of wall time between two lights messages while the PDP-1 thinks
+LOOK_EVERY = 0.25  # seconds a waiting session waits for its page before it looks up (its owner's stop, the idle)
 ALIVE_EVERY = 1.0  # seconds between two looks at a suspended pdp1's process (one killed meanwhile is replaced)
 NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
 STALE_TAP = "that tap was for an earlier turn"
@@ -68,6 +69,7 @@ class GameSession(FrontEnd):
         self.owner = owner
         self.log = log
         self.turn = 0  # the question now open (see messages.py)
+        self.look_every = LOOK_EVERY
         # (game, moves played) of the question asked and not yet answered: a PDP-1 replaced while it is open
         # asks it again, and it keeps its turn (the page's tap for it is played, not refused as stale)
         self._open_question: tuple[int, int] | None = None
@@ -189,7 +191,7 @@ class GameSession(FrontEnd):
         """The next command that needs the caller's attention; touches and "play" are handled here."""
         self.owner.beat()
         try:
-            command = self.inbox.get(timeout=min(timeout, 0.25)) if timeout > 0 else self.inbox.get_nowait()
+            command = self.inbox.get(timeout=min(timeout, self.look_every)) if timeout > 0 else self.inbox.get_nowait()
         except queue.Empty:
             return None
         self.last_touch = time.monotonic()
@@ -402,7 +404,7 @@ class GameSession(FrontEnd):
         self.update(phase="your_turn", legal=legal, swap=game.swap_offered)
         while True:
             self.look_at_keyboard(asked)
-            command = self.take(0.25)
+            command = self.take(self.look_every)
             if command is not None:
                 kind, pit = command.message.kind, command.message.pit
                 if kind in ("move", "swap") and command.message.turn != turn:

@@ -5,6 +5,8 @@
 let enabled = false;
 let ctx = null;
 let next = 0;  // when the last queued strike ends (a typewriter's pace, never a backlog)
+let restTimer = null;
+const REST_MS = 500;  // after the last sound ends, the context is put to rest this much later
 
 export function setEnabled(on) { enabled = Boolean(on); }
 
@@ -16,6 +18,15 @@ export function wake() {
   if (!ctx) { try { ctx = new AudioContext(); } catch (e) { enabled = false; return null; } }
   if (ctx.state === "suspended") ctx.resume();
   return ctx;
+}
+
+// A running audio context renders silence all the time it is not playing (a few per cent of a core of the
+// visitor's machine, all the while they think): once its last sound has ended it is suspended, and woken again
+// (``wake``) by the next.
+function restAfter(end) {
+  clearTimeout(restTimer);
+  restTimer = setTimeout(() => { if (ctx.state === "running") ctx.suspend(); },
+    Math.max(0, end - ctx.currentTime) * 1000 + REST_MS);
 }
 
 function noise(at, length, freq, gain, q = 1.5) {
@@ -52,9 +63,10 @@ export function typed(text) {
     else if (ch !== " ") { strike(next); next += 0.05; }
     else next += 0.03;
   }
+  restAfter(next);
 }
 
-export function seed() { if (wake()) noise(ctx.currentTime, 0.03, 1200, 0.25, 4); }
+export function seed() { if (wake()) { noise(ctx.currentTime, 0.03, 1200, 0.25, 4); restAfter(ctx.currentTime + 0.03); } }
 
 export function bell() {
   if (!wake()) return;
@@ -65,4 +77,5 @@ export function bell() {
     g.gain.setValueAtTime(v, at); g.gain.exponentialRampToValueAtTime(0.0005, at + 1.6);
     o.connect(g).connect(ctx.destination); o.start(at); o.stop(at + 1.7);
   }
+  restAfter(at + 1.7);
 }
