@@ -36,9 +36,6 @@ from pathlib import Path
 
 from .simh_console import ConsoleCommands
 from .simh_errors import (
-    STEP_RE,
-    STOP_CLASSES,
-    STOP_RE,
     AssemblyFailed,
     BreakpointReached,
     IoWaitStopped,
@@ -189,16 +186,7 @@ class Simh(ConsoleCommands, SimhOutput):
         echo = raw.find(cmd + "\r\n")  # the echo of the command line (after the prompt's space)
         if echo >= 0 and not raw[:echo].strip():
             raw = raw[echo + len(cmd) + 2:]
-        done = STEP_RE.search(raw)
-        if done:
-            earlier, self._unread = self._unread, ""  # output not yet read comes first
-            return earlier + raw[:done.start()], int(done.group(1), 8) if done.group(1) else None
-        stop = STOP_RE.search(raw)
-        if stop:
-            self._unread += raw[:stop.start()]
-            raise STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
-                                               self.tail())
-        raise SimhError(f"{cmd}: unexpected answer {raw!r}", self.tail())
+        return self._stepped(cmd, raw)
 
     def listing(self, command: str, timeout: float) -> bytes:
         """Run ``command`` at the ``sim>`` prompt and return its (long) answer, as bytes.

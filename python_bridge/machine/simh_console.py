@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from .simh_errors import AssemblyFailed, MachineHalted, MachineStopped, SimhError
+from .simh_errors import STEP_RE, STOP_CLASSES, STOP_RE, AssemblyFailed, MachineHalted, MachineStopped, SimhError
 from .simh_output import NEVER, ConsoleOutput
 
 if TYPE_CHECKING:
@@ -111,6 +111,20 @@ class ConsoleCommands(ConsoleOutput):
 
     def set_test_word(self, word: int) -> None:
         self.deposit("tw", word & 0o777777)
+
+    def _stepped(self, cmd: str, raw: str) -> tuple[str, int | None]:
+        """A ``step``'s answer ``raw`` read, whichever transport gave it: what the program typed (after what was not
+        yet read) and the PC where the step expired; the stop it met instead raised (``MachineStopped``)."""
+        done = STEP_RE.search(raw)
+        if done:
+            earlier, self._unread = self._unread, ""  # output not yet read comes first
+            return earlier + raw[:done.start()], int(done.group(1), 8) if done.group(1) else None
+        stop = STOP_RE.search(raw)
+        if stop:
+            self._unread += raw[:stop.start()]
+            raise STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
+                                               self.tail())
+        raise SimhError(f"{cmd}: unexpected answer {raw!r}", self.tail())
 
     def read_in_tape(self, tape: bytes) -> None:
         """Hardware read-in of a tape given as bytes (kept in a file of its own until ``close``)."""

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from .simh_console import ConsoleCommands
-from .simh_errors import STEP_RE, STOP_CLASSES, STOP_RE, SimhError, UntypableKeys, untypable
+from .simh_errors import STOP_RE, SimhError, UntypableKeys, untypable
 from .simh_process import FULL_SPEED, PROMPT, MachineConfig
 from .wasm_port import NodePort, Port
 
@@ -162,17 +162,7 @@ class WasmSimh(ConsoleCommands):
             raise SimhError("step needs a stopped machine: stop it first", self.tail())
         if instructions < 1:
             raise ValueError(f"step needs a positive number of instructions, not {instructions}")
-        raw = self._run(f"step {instructions}", 0)
-        done = STEP_RE.search(raw)
-        if done:
-            earlier, self._unread = self._unread, ""
-            return earlier + raw[:done.start()], int(done.group(1), 8) if done.group(1) else None
-        stop = STOP_RE.search(raw)
-        if stop:
-            self._unread += raw[:stop.start()]
-            raise STOP_CLASSES[stop.group(1)](stop.group(1), int(stop.group(2), 8) if stop.group(2) else None,
-                                               self.tail())
-        raise SimhError(f"step {instructions}: unexpected answer {raw!r}", self.tail())
+        return self._stepped(f"step {instructions}", self._run(f"step {instructions}", 0))
 
     def listing(self, command: str, timeout: float) -> bytes:
         """A (long) answer to ``command``, as bytes, kept out of the transcript (``Simh.listing``: a
