@@ -46,7 +46,6 @@ class PageGame:
         self.playing = False  # a game runs on the machine
         self.asked: str | None = None  # between games: "play" or "new_game", once the page asks
         self.over = False  # the last game ended (a new one may be asked for)
-        self.records: list[str] = []  # the finished games' records, in order
         self.session = GameSession(config, post, self, log, transport=transport)
         self.session.inbox = PageInbox(receive, self.deliver)
         self.session.look_every = LOOK_EVERY_S
@@ -125,7 +124,6 @@ class PageGame:
                               checked=checker.moves_checked, restarts=0,
                               fields=(("language", self.session.language),),
                               transcript=self.session.snapshot()["paper"]["text"])
-        self.records.append(record.text())
         self.post({"type": "record", "game": self.session.game_no, "text": record.text()})
 
     # -- the session's owner (exhibit.session_owner.SessionOwner) ---------------------------------------------------
