@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..exhibit.settings import ConfigError
 from ..machine.simh import SimhError
+from ..online.browser_records import folder_problem
 from ..online.server import run  # aiohttp, the kiosk's extra: without it __main__ says so in one line
 from ..online.settings import (
     DATABASE_VARIABLE,
@@ -103,6 +104,8 @@ def main(argv: list[str]) -> int:
         settings = dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
     except ConfigError as bad:
         return fail(f"{args.config or 'online'}: {bad}")
+    if settings.edition == "browser" and (problem := folder_problem()) is not None:
+        return fail(f"online: the browser edition: {problem}")
 
     def body() -> int:
         ready_state_dir(settings.state_dir)

@@ -42,11 +42,19 @@ PAGE_POLICY = ("default-src 'none'", "script-src 'self'", "style-src 'self'", "f
                "img-src 'self'", "connect-src 'self'", "base-uri 'none'", "form-action 'none'")
 
 
-def security_headers(frame_ancestors: Iterable[str] = ()) -> dict[str, str]:
-    """The headers every answer of ours carries: the policy above, framed only by ``frame_ancestors`` (origins
-    a museum embeds the page in; none by default), never sniffed for another type, and no Referer sent on."""
+# The browser edition's page runs the PDP-1 and Python as WebAssembly in a Worker of its own files, and offers
+# its game's record as a file it makes: WebAssembly compiled ('wasm-unsafe-eval', no other eval), its Worker
+# from its own origin, the record's link a blob: address.
+WASM_POLICY = {"script-src 'self'": "script-src 'self' 'wasm-unsafe-eval'", "img-src 'self'": "img-src 'self' blob:"}
+
+
+def security_headers(frame_ancestors: Iterable[str] = (), wasm: bool = False) -> dict[str, str]:
+    """The headers every answer of ours carries: the policy above (``wasm``: the browser edition's), framed only by
+    ``frame_ancestors`` (origins a museum embeds the page in; none by default), never sniffed for another type,
+    and no Referer sent on."""
     ancestors = " ".join(frame_ancestors) or "'none'"
-    return {"Content-Security-Policy": "; ".join((*PAGE_POLICY, f"frame-ancestors {ancestors}")),
+    policy = [WASM_POLICY.get(part, part) for part in PAGE_POLICY] + ["worker-src 'self'"] if wasm else PAGE_POLICY
+    return {"Content-Security-Policy": "; ".join((*policy, f"frame-ancestors {ancestors}")),
             "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 
 
@@ -92,7 +100,7 @@ def without_port(host: str) -> str:
 
 def guarded_app(hosts: Iterable[str], origins: Iterable[str], server_name: str, who: str,
                 long_query_paths: frozenset[str] = frozenset(), any_port: bool = False,
-                frame_ancestors: Iterable[str] = ()) -> web.Application:
+                frame_ancestors: Iterable[str] = (), wasm: bool = False) -> web.Application:
     """An application answering only to ``hosts`` (Host headers) and ``origins``; ``who`` names the
     server in its refusals ("this kiosk"); ``long_query_paths`` may carry a query past ``MAX_PATH``
     (the handler judges it, as ``/ws`` judges a malformed game ID).  ``any_port``: the names are judged
@@ -100,7 +108,7 @@ def guarded_app(hosts: Iterable[str], origins: Iterable[str], server_name: str, 
     ``origins`` are bare names, reached by http or https.  ``frame_ancestors``: the sites that may frame
     its pages (``security_headers``)."""
     hosts, origins = frozenset(hosts), frozenset(origins)
-    headers = {**security_headers(frame_ancestors), "Server": server_name}
+    headers = {**security_headers(frame_ancestors, wasm), "Server": server_name}
 
     def host_allowed(host: str | None) -> bool:
         if host is None:

@@ -25,7 +25,7 @@ from ..exhibit.connection import Client
 from ..exhibit.messages import MAX_MESSAGE_BYTES, ClientMessage
 from ..exhibit.page import STATIC_DIR, page_html
 from ..exhibit.web_guard import guarded_app, listen
-from .browser_records import RecordIntake
+from .browser_records import RecordIntake, serve_folder
 from .game import OnlineGame, saved_game, well_formed
 from .lobby import Full
 from .settings import OnlineSettings
@@ -226,15 +226,20 @@ def choose(game: OnlineGame, choice: tuple[str, str] | None) -> str | None:
 def build_app(site: Site) -> web.Application:
     """The site's app behind the exhibit's guard: its public names, on whatever port the proxy in front serves
     them; an overlong game ID on /ws is malformed: refused there, and a new game given."""
+    browser = site.settings.edition == "browser"
     app = guarded_app(site.settings.allowed_hosts, site.settings.allowed_hosts, SERVER_NAME, "this site",
-                      long_query_paths=frozenset({"/ws"}), any_port=True, frame_ancestors=site.settings.frame_ancestors)
+                      long_query_paths=frozenset({"/ws"}), any_port=True, frame_ancestors=site.settings.frame_ancestors,
+                      wasm=browser)
     online = OnlineApp(site)
-    app.router.add_get("/", online.index)
+    if browser:  # the visitors' browsers run the PDP-1: its folder is the site's page
+        serve_folder(app)
+    else:
+        app.router.add_get("/", online.index)
     app.router.add_get("/health", online.health)
     app.router.add_get("/ws", online.websocket)
     app.router.add_get("/games/{game}/record.txt", online.record)
     app.router.add_get("/games/{game}/paper.svg", online.paper)
-    if site.settings.edition == "browser":
+    if browser:
         app.router.add_post("/records", RecordIntake(site).receive)
     if not site.settings.metrics_port:  # else on a port of its own (``serve``)
         app.router.add_get("/metrics", site.metrics.handler)

@@ -1,4 +1,5 @@
-"""``POST /records``: the record of a game played in a visitor's browser, checked by the reference, then kept.
+"""The browser edition at the server: its folder served (``make web``'s build/web), and ``POST /records``, the record
+of a game played in a visitor's browser, checked by the reference, then kept.
 
 Why a server at all for the browser edition: its PDP-1 runs in the visitor's browser, so the site's
 records (``/games/ID/record.txt``, ``online stats``, ``/metrics``) learn of a game only when its page sends
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from pathlib import Path
 
 from aiohttp import web
 
@@ -22,6 +24,11 @@ from .game import new_game_id
 from .site import Site
 from .store import StoreError
 
+ROOT = Path(__file__).resolve().parents[2]
+FOLDER = ROOT / "build" / "web"  # make web writes it
+# the folder's own files at its top, each with its type (a Worker's module must be JavaScript, WebAssembly wasm)
+FILES = {"worker.mjs": "text/javascript", "machine.mjs": "text/javascript", "pdp1.mjs": "text/javascript",
+         "pdp1.wasm": "application/wasm", "python.zip": "application/zip", "settings.toml": "text/plain"}
 MAX_RECORD_BYTES = 256 * 1024  # a whole game with its paper is a few kilobytes
 CHECKS_WAITING = 64  # records waiting for a check at once; more are told to come back
 HEADING = "online game {id} (played in the visitor's browser)"
@@ -76,3 +83,28 @@ class RecordIntake:
                            checked.choices_checked)
         return web.json_response({"game": game_id, "record": f"/games/{game_id}/record.txt",
                                   "choices_checked": checked.choices_checked}, status=201)
+
+
+def folder_problem(folder: Path = FOLDER) -> str | None:
+    """Why the browser edition cannot be served from ``folder`` (None: it can)."""
+    missing = [name for name in ("index.html", *FILES, "pyodide", "static") if not (folder / name).exists()]
+    return f"{folder / missing[0]} is missing: make web writes the browser edition's folder" if missing else None
+
+
+def serve_folder(app: web.Application, folder: Path = FOLDER) -> None:
+    """The browser edition's page and files on ``app``, as a static host serves them: ``/`` its page, then its
+    Worker, machine, Pyodide and the project's Python (the page's own files under ``/static/``)."""
+    page = (folder / "index.html").read_text(encoding="utf-8")
+
+    async def index(request: web.Request) -> web.Response:
+        return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    def file(name: str, kind: str):
+        async def serve(request: web.Request) -> web.FileResponse:
+            return web.FileResponse(folder / name, headers={"Content-Type": kind})
+        return serve
+
+    app.router.add_get("/", index)
+    for name, kind in FILES.items():
+        app.router.add_get(f"/{name}", file(name, kind))
+    app.router.add_static("/pyodide/", folder / "pyodide")

@@ -17,7 +17,8 @@ from python_bridge.driver.driver import play_games
 from python_bridge.driver.record_files import game_record
 from python_bridge.driver.visitors import RandomVisitor
 from python_bridge.machine.front_panel import PanelSettings
-from python_bridge.online.browser_records import MAX_RECORD_BYTES
+from python_bridge.online.browser_records import FILES, MAX_RECORD_BYTES, folder_problem
+from python_bridge.online.browser_records import FOLDER as BUILT
 from tests.online.online_support import OnlineServer, online_command, write_settings
 
 pytestmark = pytest.mark.simh
@@ -94,6 +95,23 @@ def test_records_checked_and_kept_tampered_ones_refused(server, records: list[st
     stats = online_command("stats", "--state-dir", str(tmp_path / "state"))
     assert stats.returncode == 0, stats.stderr
     assert stats.stdout.splitlines()[0].endswith(": 2 (2 finished)"), stats.stdout  # nothing of the refused kept
+
+
+def test_the_browser_editions_folder_is_the_sites_page(server, tmp_path) -> None:
+    """``make web``'s folder, served as a static host serves it, under a policy that lets WebAssembly compile."""
+    with urllib.request.urlopen(server.url + "/", timeout=10) as answer:
+        page = answer.read().decode()
+        policy = answer.headers["Content-Security-Policy"]
+    assert 'data-edition="browser"' in page and 'src="static/js/main.js"' in page
+    assert "script-src 'self' 'wasm-unsafe-eval'" in policy and "worker-src 'self'" in policy
+    assert "frame-ancestors 'none'" in policy and "'unsafe-eval'" not in policy.replace("'wasm-unsafe-eval'", "")
+    for path, kind in FILES.items():
+        with urllib.request.urlopen(f"{server.url}/{path}", timeout=10) as answer:
+            assert answer.headers["Content-Type"].startswith(kind) and answer.read() == (BUILT / path).read_bytes()
+    with urllib.request.urlopen(server.url + "/pyodide/pyodide.mjs", timeout=10) as answer:
+        assert answer.status == 200
+    assert folder_problem(tmp_path) == f"{tmp_path / 'index.html'} is missing: make web writes the browser " \
+                                       "edition's folder"
 
 
 def test_a_server_edition_takes_no_records(tmp_path, records: list[str]) -> None:
