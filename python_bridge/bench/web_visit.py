@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Iterator
 
 from ..browser.folder import linked_copy, served
-from ..exhibit.procinfo import cpu_seconds, descendants
 from ..exhibit.web_guard import free_port
+from ..machine.wasm_port import WEB_FOLDER
 from .kiosk_visit import CHROMIUM, CHROMIUM_ARGS
+from .online_load import _tree_cpu
 
-ROOT = Path(__file__).resolve().parents[2]
-BUILT = ROOT / "build" / "web"
+BUILT = WEB_FOLDER
 THINK_S = 10.0
 SETTLE_S = 1.0  # the thinking measured from this long after the question shows (its typewriter's last sounds end)
 QUESTION = 'body[data-phase="your_turn"] #bottom-row .pit.legal'
@@ -110,19 +110,14 @@ def _browser(profile: Path) -> Iterator[object]:
 def _browser_cpu(profile: Path) -> float:
     """CPU seconds of the Chromium using ``profile`` and every process below it (its renderers, its GPU and
     network processes: the Worker runs in the page's renderer)."""
-    total = 0.0
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
         if f"--user-data-dir={profile}".encode() in command and b"--type=" not in command:  # the browser itself
-            for each in (int(pid), *descendants(int(pid))):
-                try:
-                    total += cpu_seconds(each)
-                except OSError:
-                    continue
-    return total
+            return _tree_cpu(int(pid))
+    raise RuntimeError(f"no Chromium runs with the profile {profile}")
 
 
 def _first_question(page, url: str) -> float:

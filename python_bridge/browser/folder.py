@@ -28,6 +28,7 @@ from typing import Iterator
 
 from ..exhibit.page import STATIC_DIR, page_html
 from ..machine.kalah_program import ensure_tape
+from ..machine.wasm_port import WEB_FOLDER
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
@@ -134,4 +135,4 @@ def served(folder: Path, port: int, start_s: float = 10.0) -> Iterator[str]:
 
 
 if __name__ == "__main__":
-    write_folder(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "web")
+    write_folder(Path(sys.argv[1]) if len(sys.argv) > 1 else WEB_FOLDER)

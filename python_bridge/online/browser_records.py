@@ -20,12 +20,12 @@ from aiohttp import web
 
 from ..checking.records import CheckedRecord, RecordRefused, check_record
 from ..exhibit.settings import STRENGTH_CHOICES
+from ..machine.wasm_port import WEB_FOLDER
 from .game import new_game_id
 from .site import Site
 from .store import StoreError
 
-ROOT = Path(__file__).resolve().parents[2]
-FOLDER = ROOT / "build" / "web"  # make web writes it
+FOLDER = WEB_FOLDER  # make web writes it
 # the folder's own files at its top, each with its type (a Worker's module must be JavaScript, WebAssembly wasm)
 FILES = {"worker.mjs": "text/javascript", "machine.mjs": "text/javascript", "pdp1.mjs": "text/javascript",
          "pdp1.wasm": "application/wasm", "python.zip": "application/zip", "settings.toml": "text/plain"}

@@ -10,9 +10,9 @@ from typing import Iterator
 
 from python_bridge.browser.folder import linked_copy, served
 from python_bridge.exhibit.web_guard import free_port
+from python_bridge.machine.wasm_port import WEB_FOLDER
 
-ROOT = Path(__file__).resolve().parents[2]
-BUILT = ROOT / "build" / "web"
+BUILT = WEB_FOLDER
 QUICK = """[browser]
 pace = "fast"
 [game]
