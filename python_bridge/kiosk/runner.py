@@ -66,7 +66,10 @@ from .counters import KioskStats, load_counters, save_counters
 from .players import AttractPlayer
 from .saved_game import GameStore, kiosk_game, mode_of, number_of
 
-PROBE_SLACK = 1.0  # seconds a keyboard-loop look may take before health calls the emulator silent
+# Seconds a keyboard-loop look may take before health calls the emulator silent.  A look takes milliseconds,
+# a ^E that SIMH's flush threw away costs STOP_RETRY (0.5 s) more, and a loaded host adds its share: health
+# that flapped on those would page an operator for nothing; a machine silent this long is not answering.
+PROBE_SLACK = 5.0
 
 
 class KioskRunner:

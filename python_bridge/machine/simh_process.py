@@ -172,8 +172,8 @@ class SimhProcess(Closing):
         """SIGSTOP: the process takes no CPU at all, SIMH's state and the pty's input kept (a machine waiting
         for a key that will be long in coming).  Nothing may be asked of it until ``wake``."""
         if self.child.isalive() and not self.suspended:
+            self.suspended = True  # (first: health, on another thread, must never see it stopped unannounced)
             os.kill(self.child.pid, signal.SIGSTOP)
-            self.suspended = True
 
     def gone_on(self) -> bool:
         """Whether SIMH runs the machine now, its terminal in run mode (not canonical).  SIMH sets that mode with
@@ -198,9 +198,9 @@ class SimhProcess(Closing):
     def wake(self) -> None:
         """SIGCONT after ``suspend`` (nothing happens otherwise)."""
         if self.suspended:
-            self.suspended = False
             if self.child.isalive():
                 os.kill(self.child.pid, signal.SIGCONT)
+            self.suspended = False  # (after: as in ``suspend``, the flag covers every moment it is stopped)
 
     def close(self) -> None:
         """Stop the simulator and reap the process, whatever state it is in."""
