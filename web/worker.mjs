@@ -8,7 +8,7 @@
 // as they are made.  Nothing here decides anything of the game: this file only starts the machine and the
 // interpreter and carries messages.  Everything comes from this folder: no other origin is asked for anything.
 
-import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { startPython } from "./python_start.mjs";
 import createPdp1 from "./pdp1.mjs";
 import { Machine } from "./machine.mjs";
 
@@ -46,18 +46,16 @@ async function start() {
   // python.zip: the project's python_bridge and tools, and build/kalah.rim with its symbols (make web)
   const [wasmBinary, python, settings] = await Promise.all(
     [bytes("pdp1.wasm"), bytes("python.zip"), bytes("settings.toml")]);
-  const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
-  pyodide.unpackArchive(python, "zip", { extractDir: "/kalah" });
+  const { pyodide, fromSnapshot } = await startPython(python);
+  // what the benchmark reads (kiosk.measured): how long Python took to be ready, and whether from a snapshot
+  postMessage(JSON.stringify({ type: "started", ms: Math.round(performance.now() - started), fromSnapshot }));
   pyodide.registerJsModule("kalah_page", {
     post: (text) => postMessage(text),
     next_message: nextMessage,
     new_machine: () => Machine.create(createPdp1, { wasmBinary }),
     settings: new TextDecoder().decode(settings),
-    started_ms: performance.now() - started,
   });
   await pyodide.runPythonAsync(`
-import sys
-sys.path.insert(0, "/kalah")
 from python_bridge.browser.worker import main
 main()
 `);

@@ -7,7 +7,8 @@ next to the emulator ``scripts/build-web.sh`` compiled (``pdp1.js``, ``pdp1.wasm
 
 * ``index.html`` -- the exhibit's page, marked ``data-edition="browser"`` (its connection is then a Worker),
   and ``static/`` -- the page's own files, as the servers serve them;
-* ``web/worker.mjs`` and ``web/machine.mjs``, copied -- the Worker and the machine's port; ``pdp1.mjs`` -- the compiled
+* ``web/worker.mjs``, ``web/python_start.mjs`` and ``web/machine.mjs``, copied -- the Worker, how it starts Python
+  (from a snapshot an earlier visit kept, when there is one) and the machine's port; ``pdp1.mjs`` -- the compiled
   emulator as a module a Worker can import (emcc's own script, with an ``export``);
 * ``pyodide/`` -- Pyodide's files from the npm package the lockfile pins (web/node_modules);
 * ``python.zip`` -- the project's Python (``python_bridge``, ``tools``) and the game's tape with its symbols;
@@ -50,7 +51,7 @@ def write_folder(out: Path) -> list[Path]:
     if missing:
         raise FileNotFoundError(f"{missing[0]} is missing: make web builds it (and set-up installs Pyodide)")
     written = [_page(out), *_static(out), _module(out)]
-    for name in ("worker.mjs", "machine.mjs"):
+    for name in ("worker.mjs", "python_start.mjs", "machine.mjs"):
         written.append(_copy(WEB / name, out / name))
     written += [_copy(PYODIDE / name, out / "pyodide" / name) for name in PYODIDE_FILES]
     written.append(_python(out / "python.zip"))

@@ -41,5 +41,14 @@ class PageInbox(queue.Queue):
             elif not forever and time.monotonic() >= deadline:
                 raise queue.Empty
 
+    def hear(self, seconds: float) -> bool:
+        """Wait at most ``seconds`` for the page's next message and deliver it; whether one came.  (Between
+        games the owner answers the page itself and queues nothing: it looks at what changed after each
+        message, not only when a wait is over -- a "play" must start the game at once.)"""
+        raw = self._receive(seconds)
+        if raw is not None:
+            self._deliver(raw)
+        return raw is not None
+
     def get_nowait(self):  # type: ignore[override]
         return self.get(block=False)

@@ -13,7 +13,6 @@ a site that asks for it (``POST /records``, checked again there).
 from __future__ import annotations
 
 import logging
-import queue
 from typing import Callable
 
 from ..driver.crosscheck import CrossCheckMismatch
@@ -47,7 +46,8 @@ class PageGame:
         self.asked: str | None = None  # between games: "play" or "new_game", once the page asks
         self.over = False  # the last game ended (a new one may be asked for)
         self.session = GameSession(config, post, self, log, transport=transport)
-        self.session.inbox = PageInbox(receive, self.deliver)
+        self.inbox = PageInbox(receive, self.deliver)
+        self.session.inbox = self.inbox
         self.session.look_every = LOOK_EVERY_S
 
     # -- the page's messages (what a server's app does with them) --------------------------------------------------
@@ -91,10 +91,7 @@ class PageGame:
     def _wait_for_the_page(self) -> None:
         self.asked = None
         while self.asked is None:
-            try:
-                self.session.inbox.get(timeout=IDLE_LOOK_S)  # (between games nothing is queued: deliver answers)
-            except queue.Empty:
-                pass
+            self.inbox.hear(IDLE_LOOK_S)  # (between games nothing is queued: ``deliver`` answers)
         if self.asked == "new_game":
             self.post({"type": "ok", "what": "new_game"})
 

@@ -47,3 +47,27 @@ def test_what_was_queued_first_comes_first_without_asking_the_page() -> None:
     inbox = PageInbox(page.receive, lambda raw: inbox.put(raw))
     inbox.put("first")
     assert inbox.get_nowait() == "first" and page.waits == []
+
+
+def test_between_games_a_message_is_heard_at_once_and_no_wait_runs_out_after_it() -> None:
+    """The owner between games answers the page itself (nothing queued): "play" must end the wait it came in,
+    not the second that wait was allowed (the first question came a second late so)."""
+    page = Page(["play"])
+    delivered: list[str] = []
+    inbox = PageInbox(page.receive, delivered.append)
+    assert inbox.hear(1.0) and delivered == ["play"] and page.waits == [1.0]
+    assert not inbox.hear(0.5) and page.waits == [1.0, 0.5] and inbox.empty()
+
+
+def test_the_browsers_owner_starts_a_game_on_the_wait_that_heard_play() -> None:
+    import logging
+
+    from python_bridge.browser.page_game import PageGame
+    from python_bridge.browser.settings import browser_settings
+
+    page = Page([None, '{"type": "play"}'])
+    posted: list[dict] = []
+    owner = PageGame(browser_settings(""), posted.append, page.receive, logging.getLogger("test"),
+                     transport=lambda *_: None)
+    owner._wait_for_the_page()
+    assert owner.asked == "play" and len(page.waits) == 2  # (one wait that heard nothing, one that heard "play")

@@ -4,14 +4,16 @@
 // A Worker that fails (its files missing, a setting it refuses) is reported as a drop: the page says so.
 
 export function openWorkerConnection({ onMessage, onDrop }) {
-  // what the benchmark reads (make bench-web, through kiosk.measured): each reply's wall seconds and each paced
-  // reply's counted 1960 seconds, as the Worker says them (the page draws neither)
-  const measured = { replied: [], paced: [] };
+  // what the benchmark reads (make bench-web, through kiosk.measured): how the Worker's Python started (its
+  // milliseconds, from a snapshot kept by an earlier visit or not), each reply's wall seconds and each paced
+  // reply's counted 1960 seconds, as the Worker says them (the page draws none of them)
+  const measured = { started: null, replied: [], paced: [] };
   const worker = new Worker(new URL("../../worker.mjs", import.meta.url), { type: "module" });
   let failed = false;
   const fail = () => { if (!failed) { failed = true; onDrop(); } };
   worker.onmessage = (event) => {
     const message = JSON.parse(event.data);
+    if (message.type === "started") { measured.started = { ms: message.ms, fromSnapshot: message.fromSnapshot }; return; }
     if (message.type === "replied") { measured.replied.push(message.seconds); return; }
     if (message.type === "paced") { measured.paced.push([message.counted, message.wall]); return; }
     if (message.type === "failed") { console.error(`the PDP-1 could not start: ${message.reason}`); fail(); return; }
