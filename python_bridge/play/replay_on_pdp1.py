@@ -86,9 +86,9 @@ class RecordFront(FrontEnd):
         recorded = self.moves[number - 1]
         pdp1 = event.player != VISITOR
         if played != recorded:
-            who = "the PDP-1 plays" if pdp1 else "the visitor's move was taken as"
-            raise RecordDiffers(f"move {number}: on Debian's pdp1 {who} {_said(played)}, "
-                                f"the record says {_said(recorded)}")
+            did = ("swaps" if played == SWAP else f"plays pit {played}") if pdp1 \
+                else f"took the visitor's move as {_said(played)}"
+            raise RecordDiffers(f"move {number}: on Debian's pdp1 the PDP-1 {did}, the record says {_said(recorded)}")
         if pdp1:
             self.pdp1_moves += 1
         else:
