@@ -74,7 +74,7 @@ class RecordFront(FrontEnd):
         played_so_far = len(checker.game.record)
         if isinstance(event, Prompt) and played_so_far >= len(self.moves):
             raise _RecordPlayed()
-        if isinstance(event, Complaint):
+        if isinstance(event, Complaint) and played_so_far < len(self.moves):  # (only the record's moves are typed)
             raise RecordDiffers(f"move {played_so_far + 1}: on Debian's pdp1 the PDP-1 refuses the record's "
                                 f"{_said(self.moves[played_so_far])} ({event.text.strip()})")
         if not isinstance(event, (Move, Swap)):
