@@ -1,6 +1,7 @@
 """The browser edition in Debian's Chromium: build/web served by ``python3 -m http.server`` alone, a whole game played
 by keyboard alone on SIMH as WebAssembly with the driver and the reference in Pyodide, nothing asked of another
-origin and nothing asked at all after the first question, and the game's record offered, whole and true.
+origin and nothing asked at all after the first question, and the game's record offered, whole and true (checked
+by the reference, and played again on Debian's pdp1 by ``replay``).
 
 ``make test`` plays it in one language; ``make test-web`` in each of the four."""
 
@@ -46,8 +47,10 @@ def _play_a_game(page, url: str, language: str, tmp_path: Path, bridge) -> None:
     checked = check_record(record.read_text(encoding="utf-8"))
     assert checked.saved.value_of("language") == language and len(checked.saved.moves) >= moves
     assert "played in a visitor's browser" in checked.saved.heading
-    replayed = bridge("replay", str(record))
+    replayed = bridge("replay", str(record))  # the game played again on Debian's pdp1, each PDP-1 move the recorded
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert replayed.stdout.splitlines()[-1].startswith("checked on Debian's pdp1 (SIMH 3.8.1): ")
+    assert replayed.stdout.splitlines()[-1].endswith(", to the game's end")
 
     assert page.get_attribute("#about-browser", "hidden") is None
     elsewhere = [asked_url for _, asked_url in asked if not asked_url.startswith((f"{url}/", "blob:", "data:"))]
