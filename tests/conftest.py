@@ -52,7 +52,7 @@ LONG_FILES = (
     "test_axe_screens.py",  # 22, both (0.5): a game and a server's loss on two more screens
     "test_browser.py",  # 56, both (0.4): a whole game at the kiosk, the PDP-1 thinking paced
     "test_axe.py",  # 22, both (0.45): a game and a server's loss at two sizes
-    "test_browser_edition.py",  # 22, busy: Pyodide and SIMH as WebAssembly in Chromium, a whole game
+    "test_browser_edition.py",  # 32, busy: Pyodide and SIMH as WebAssembly in Chromium, a whole game, a mismatch
     "test_online_waiting.py",  # 35, waits (0.1): a game left idle, a 1960-pace game stopped
     "test_deploy_online.py",  # 30, waits: online-cluster stopped as make stops it, after faults
     "test_level_contract.py",  # 14, busy
@@ -80,6 +80,7 @@ LONG_FILES = (
     "test_demonstration.py",  # 9
     "test_proof_show.py",  # 8, waits (the 1960 pace)
     "test_online_page.py",  # 12
+    "test_online_mismatch.py",  # 10, both: a changed tape's mismatch on a server, in Chromium, axe at two sizes
     "test_screen_session.py",  # 7, waits
 )
 

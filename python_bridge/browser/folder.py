@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..exhibit.page import STATIC_DIR, page_html
-from ..machine.kalah_program import ensure_tape
+from ..machine.kalah_program import GAME, ensure_tape, symbols_beside
 from ..machine.wasm_port import WEB_FOLDER
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,27 +88,32 @@ def _copy(source: Path, target: Path) -> Path:
     return target
 
 
-def _python(target: Path) -> Path:
-    """The project's Python as the Worker unpacks it (``/kalah``), with the tape it reads in, ready."""
-    tape = ensure_tape()
+def _python(target: Path, tape: Path | None = None) -> Path:
+    """The project's Python as the Worker unpacks it (``/kalah``), with the tape it reads in, ready: the game's own
+    (``build/kalah.rim``), or ``tape`` -- another tape of the game, its symbol table beside it -- in its place."""
+    tape = tape or ensure_tape()
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
         for package in PYTHON_PACKAGES:
             for path in sorted((ROOT / package).rglob("*.py")):
                 if not set(path.relative_to(ROOT).parts) & set(LEFT_OUT):
                     archive.write(path, path.relative_to(ROOT).as_posix())
-        for path in (tape, tape.with_name("kalah.sym.json")):
-            archive.write(path, f"build/{path.name}")
+        archive.write(tape, f"build/{GAME.tape.name}")
+        archive.write(symbols_beside(tape), f"build/{GAME.symbols.name}")
     return target
 
 
-def linked_copy(built: Path, folder: Path, settings: str) -> Path:
+def linked_copy(built: Path, folder: Path, settings: str, tape: Path | None = None) -> Path:
     """``built`` (a folder ``write_folder`` wrote) as ``folder``, its files linked and not copied (15 MB), with
-    ``settings`` for its ``settings.toml``: a trial's own edition."""
+    ``settings`` for its ``settings.toml``: a trial's own edition.  Given ``tape`` (another tape of the game, its
+    symbol table beside it: a changed ``pdp1_src/`` tried in the browser), its ``python.zip`` is this checkout's
+    Python with that tape in it, written afresh."""
     folder.mkdir(parents=True, exist_ok=True)
     for entry in built.iterdir():
-        if entry.name != "settings.toml":
+        if entry.name != "settings.toml" and not (tape is not None and entry.name == "python.zip"):
             (folder / entry.name).symlink_to(entry.resolve())
     (folder / "settings.toml").write_text(settings, encoding="utf-8")
+    if tape is not None:
+        _python(folder / "python.zip", tape)
     return folder
 
 

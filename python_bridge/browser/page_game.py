@@ -7,7 +7,9 @@ server -- no store, no lease, no waiting line.  The page and its protocol are th
 session's owner, as ``online.game`` is on a server: it answers the messages a server's app answers before a
 game (``choose``, ``play``, ``language``, ``touch``), starts each game on the machine, and at each game's end
 gives the page its record in the one record format (``driver.game_records``) for the visitor to keep and for
-a site that asks for it (``POST /records``, checked again there).
+a site that asks for it (``POST /records``, checked again there).  A cross-check mismatch stops the game as a
+server stops it: the session's ``mismatch`` phase on the page, the report in the browser's console, and the
+stopped game's record offered all the same (the museum's evidence, should the visitor send it).
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from typing import Callable
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import Failure
 from ..driver.game_records import SavedGame
-from ..exhibit.game_session import GameSession
+from ..exhibit.game_session import CHOSE, STOPPED, GameSession
 from ..exhibit.messages import BadMessage, parse_message
 from ..exhibit.session_owner import GameAborted, Waiting
 from ..exhibit.settings import GameSettings
+from ..exhibit.view import mismatch_view
 from ..machine.kalah_program import Transport
 from ..reference.game import Game
 from .inbox import PageInbox
@@ -106,20 +109,24 @@ class PageGame:
                 self._offer_record(outcome.end.result())
         except GameAborted as idle:
             self.log.info("game left: %s", idle)
-        except CrossCheckMismatch as mismatch:
-            self.log.error("cross-check mismatch\n%s", mismatch)
-            self.post({"type": "mismatch", "report": str(mismatch)})
+        except CrossCheckMismatch as mismatch:  # the report to the browser's console; the page says what happened
+            self.log.error("cross-check mismatch; the game is stopped\n%s", mismatch)
+            self._offer_record(STOPPED, tuple(zip(CHOSE, (mismatch.pdp1, mismatch.reference), strict=True)))
+            session.stopped(mismatch_view(mismatch.pdp1, mismatch.reference))
         finally:
             self.playing, self.over = False, True
             session.driver.close()
 
-    def _offer_record(self, result: str) -> None:
+    def _offer_record(self, result: str, chose: tuple[tuple[str, int | str | None], ...] = ()) -> None:
+        """The game's record for the visitor to keep: at its end, or as a mismatch stopped it (``chose``: the
+        choices that differed, as the online exhibit keeps them)."""
         checker = self.session.driver.checker
         if checker is None:
             return
         record = SavedGame.of(checker.title, list(checker.game.record), result=result, heading=HEADING,
                               checked=checker.moves_checked, restarts=0,
-                              fields=(("language", self.session.language),),
+                              fields=(("language", self.session.language),
+                                      *((key, str(value)) for key, value in chose if value is not None)),
                               transcript=self.session.snapshot()["paper"]["text"])
         self.post({"type": "record", "game": self.session.game_no, "text": record.text()})
 

@@ -26,7 +26,17 @@ from .wording import count
 
 
 class CrossCheckMismatch(AssertionError):
-    """The PDP-1 and the reference engine disagree."""
+    """The PDP-1 and the reference engine disagree.
+
+    ``str()`` is the full report (for the log and the operator).  When the difference is in a choice the
+    PDP-1 made, ``pdp1`` and ``reference`` name both choices -- a pit (the mover's own number, as the
+    typewriter says it) or ``"swap"`` -- so that a page can say them in its visitor's language; both are
+    None for any other difference (a board, a score, an announcement)."""
+
+    def __init__(self, report: str, pdp1: int | str | None = None, reference: int | str | None = None) -> None:
+        super().__init__(report)
+        self.pdp1 = pdp1
+        self.reference = reference
 
 
 @dataclass
@@ -62,7 +72,8 @@ class CrossChecker:
             self.bottom_side = other(self.pdp1_side)
 
     # -- reporting ---------------------------------------------------------------------
-    def _fail(self, what: str, *, pdp1: str = "", reference: str = "", move: str = "") -> None:
+    def _fail(self, what: str, *, pdp1: str = "", reference: str = "", move: str = "",
+              choices: tuple[int | str, int | str] | None = None) -> None:
         t = self.title
         before = self.last_position_before or self.game.position
         flags = " ".join(t.variants.flags())
@@ -83,7 +94,7 @@ class CrossChecker:
         depth = t.level if t.level else "level"
         lines.append((f'  reproduce: python -m python_bridge ref best "{format_position(before)}" '
                       f'{depth} {flags}').rstrip())
-        raise CrossCheckMismatch("\n".join(lines))
+        raise CrossCheckMismatch("\n".join(lines), *(choices or (None, None)))
 
     # -- the events --------------------------------------------------------------------
     def side_of(self, player: str) -> str:
@@ -158,9 +169,11 @@ class CrossChecker:
         if self.is_pdp1(side):
             swap, pit = self._check_choice()
             if swap:
-                self._fail("the PDP-1 moved where the reference swaps", pdp1=f"pit {move.pit}", reference="swap")
+                self._fail("the PDP-1 moved where the reference swaps", pdp1=f"pit {move.pit}", reference="swap",
+                           choices=(move.pit, "swap"))
             if pit != move.pit:
-                self._fail("the PDP-1 chose another pit", pdp1=f"pit {move.pit}", reference=f"pit {pit}")
+                self._fail("the PDP-1 chose another pit", pdp1=f"pit {move.pit}", reference=f"pit {pit}",
+                           choices=(move.pit, pit))
             self.choices_checked += 1
         result = self.game.move(move.pit)
         if (result.captured, result.extra_turn) != (move.captured, move.extra_turn):
@@ -182,7 +195,8 @@ class CrossChecker:
         if self.is_pdp1(side):
             ref_swap, pit = self._check_choice()
             if not ref_swap:
-                self._fail("the PDP-1 swapped where the reference moves", pdp1="swap", reference=f"pit {pit}")
+                self._fail("the PDP-1 swapped where the reference moves", pdp1="swap", reference=f"pit {pit}",
+                           choices=("swap", pit))
             self.choices_checked += 1
         self.game.swap()
         if self.pdp1_side is not None:  # the players change sides; the drawing follows the visitor

@@ -22,8 +22,7 @@ the thinking) had their bugs one at a time.  Here a game is owned from read-in t
 
 The interface::
 
-    driver = GameDriver(panel, front=FrontEnd(), visitor=None, pacer=Pacer())
-    with driver:                          # closes the emulator however the block ends
+    with GameDriver(panel, front=FrontEnd(), visitor=None, pacer=Pacer()) as driver:  # closed however it ends
         driver.start(reader=None)         # read the tape in; with ``reader(frames)`` paced and drawn
         outcome = driver.play_game()      # title to checked end line, failures restored
         driver.new_game()                 # answer the PDP-1's offer with a key, or
@@ -33,13 +32,13 @@ The interface::
 
 A front end overrides ``FrontEnd``'s methods (the echo, the events, failures, the thinking: captions,
 lights; its waits); the visitor (keys, touches, a script, a reference player) is a ``visitors.Visitor``.
-What a callback raises (the visitor leaving) goes through untouched, the machine left for ``close``.
-"""
+What a callback raises (the visitor leaving) goes through untouched, the machine left for ``close``."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from ..machine.front_panel import PanelSettings
@@ -108,6 +107,7 @@ class GameDriver(Closing):
     decide: Callable[..., Decision] = reference_decision  # the cross-checks' searches: here, or a SearchPool's
     sleep_while_choosing: bool = False  # the pdp1 suspended while the visitor chooses (a person at a terminal)
     transport: Transport = Simh  # the SIMH it runs on: Debian's pdp1, or SIMH as WebAssembly (WasmSimh)
+    tape: Path | None = None  # the game's tape, its symbols beside it (None: build/kalah.rim, punched if need be)
     machine: KalahMachine | None = field(default=None, init=False)
     checker: CrossChecker | None = field(default=None, init=False)
     transcript: str = field(default="", init=False)  # this game's typewriter output (kept across restarts)
@@ -124,7 +124,7 @@ class GameDriver(Closing):
     _playing: bool = field(default=False, init=False)  # inside play_game: failures are restored there
 
     def __post_init__(self) -> None:
-        self._symbols = symbols = program_symbols()
+        self._symbols = symbols = program_symbols(tape=self.tape)
         self._think, self._thx, self._shbd = symbols["think"], symbols["thx"], symbols["shbd"]
         self._keyboard_loop = keyboard_loop(symbols)
 
@@ -153,7 +153,7 @@ class GameDriver(Closing):
         self.close()
         self._run = _MachineRun()
         stepped = (LOADER_START, start_address) if reader is not None else ()  # the read-in's own stops
-        self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout,
+        self.machine = KalahMachine(self.panel, self.config, timeout=self.timeout, tape=self.tape,
                                     breakpoints=stepped + self.breakpoints, transport=self.transport)
         if reader is not None:
             self.read_in_instructions = read_in(self.machine.sim, start_address, self.pacer, reader, self.timeout)
@@ -276,7 +276,7 @@ class GameDriver(Closing):
         for attempt in range(1, self.restore_tries + 1):
             try:
                 self.machine = restore_machine(self.panel, self.config, checker, timeout=self.timeout,
-                                               breakpoints=self.breakpoints, transport=self.transport)
+                                               breakpoints=self.breakpoints, transport=self.transport, tape=self.tape)
                 break
             except SimhError:
                 if attempt == self.restore_tries:

@@ -12,6 +12,7 @@ back to the game's speed.  When to restore, and how often, is the driver's
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 from ..machine.front_panel import PanelSettings
@@ -51,16 +52,16 @@ def checker_from_record(title: Title, record: list[int | str],
 
 def restore_machine(panel: PanelSettings, config: MachineConfig, checker: CrossChecker,
                     timeout: float = 10.0, breakpoints: tuple[int, ...] = (),
-                    transport: Transport = Simh) -> KalahMachine:
+                    transport: Transport = Simh, tape: Path | None = None) -> KalahMachine:
     """A fresh machine playing on the game ``checker`` holds, from the board's redrawing.
 
     ``breakpoints``: the driver's own (where the PDP-1's thinking starts and
     ends, where the brief form leaves the board in core), set once the fresh
-    start has reached ``gloop`` and left in place.
+    start has reached ``gloop`` and left in place.  ``tape``: the driver's (None: the game's own).
     """
-    symbols = program_symbols()
+    symbols = program_symbols(tape=tape)
     gloop = symbols["gloop"]
-    machine = KalahMachine(panel, FULL_SPEED, timeout=timeout, breakpoints=(gloop,), transport=transport)
+    machine = KalahMachine(panel, FULL_SPEED, timeout=timeout, tape=tape, breakpoints=(gloop,), transport=transport)
     try:
         sim = machine.sim
         stop = sim.wait_for_stop(timeout)

@@ -46,6 +46,9 @@ ALIVE_EVERY = 1.0  # seconds between two looks at a suspended pdp1's process (on
 NOTICE_ONE_MOMENT = "one_moment"  # the page words it in its language
 STALE_TAP = "that tap was for an earlier turn"
 IN_PLAY = "not finished: the game is in play"  # the result line of a game kept while it is played
+STOPPED = "not finished: stopped, the PDP-1 chose otherwise than the reference"  # a game a mismatch ended
+CHOSE = ("pdp-1 chose", "reference chose")  # and its record's lines naming the two choices that differed
+ENDED = ("game_over", "mismatch")  # the phases after a game, played to its end or stopped: a new game may follow
 
 
 class GameSession(FrontEnd):
@@ -80,7 +83,7 @@ class GameSession(FrontEnd):
         self._lock = threading.Lock()  # guards the view, paper and lights the server reads
         self._view: dict = {"type": "state", "mode": "attract", "phase": "starting", "game": 0,
                             "board": board_view(None), "legal": [], "swap": False, "last": None,
-                            "result": None, "countdown": None, "notice": None, "speed": config.speed,
+                            "result": None, "mismatch": None, "countdown": None, "notice": None, "speed": config.speed,
                             "choices": self.choices_view(config.default_choice()),
                             "page": {"language": config.language, "languages": list(config.languages),
                                      "sound": config.sound, "contact": config.accessibility_contact},
@@ -106,7 +109,7 @@ class GameSession(FrontEnd):
                                  Pacer(config.thinking_pace or None, counted=paced, sleep=self.pause),
                                  silence_timeout=config.watchdog_seconds, timeout=config.watchdog_seconds,
                                  machine_config=QUIET_SPEED if paced else FULL_SPEED,
-                                 waiting_config=IDLE_SPEED, decide=decide, transport=transport)
+                                 waiting_config=IDLE_SPEED, decide=decide, transport=transport, tape=config.tape)
 
     def close(self) -> None:
         self.driver.close()  # (a suspended machine is woken to be closed)
@@ -129,10 +132,10 @@ class GameSession(FrontEnd):
                 return f"pit {message.pit} cannot be played now"
         elif kind == "swap" and not (view["phase"] == "your_turn" and view["swap"]):
             return "no swap on offer now"
-        elif kind == "new_game" and not (view["mode"] == "visitor" and view["phase"] == "game_over"):
+        elif kind == "new_game" and not (view["mode"] == "visitor" and view["phase"] in ENDED):
             return "a game is in progress"
         elif kind == "choose":
-            if not (view["mode"] == "attract" or view["phase"] == "game_over"):
+            if not (view["mode"] == "attract" or view["phase"] in ENDED):
                 return "choices are made before a game"
             if (refused := self.not_offered(message.choice)) is not None:
                 return refused
@@ -155,12 +158,9 @@ class GameSession(FrontEnd):
                     "lights": self._lights.message() if self._lights else None}
 
     def inject_at_next_think(self, fault: Callable[[Simh], None]) -> None:
-        """Run ``fault(sim)`` on this thread when the PDP-1 next starts thinking (machine stopped; only at a
-        counted pace, ``think_rate``, where the PDP-1 stops there).
-
-        For tests that damage the real machine (a changed board word makes a
-        cross-check mismatch) without racing this thread for the emulator.
-        """
+        """Run ``fault(sim)`` on this thread when the PDP-1 next starts thinking (machine stopped; only at a counted
+        pace, ``think_rate``, where the PDP-1 stops there): for tests that damage the real machine (a changed board
+        word makes a cross-check mismatch) without racing this thread for the emulator."""
         self._faults.append(fault)
 
     # -- the view ----------------------------------------------------------------------------
@@ -280,7 +280,7 @@ class GameSession(FrontEnd):
         with self._lock:
             self._paper = Paper(paper)
         self.update(phase="starting", board=board_view(None), legal=[], swap=False, last=None, result=None,
-                     countdown=None, notice=None)
+                     mismatch=None, countdown=None, notice=None)
         self.publish({"type": "paper", "game": self.game_no, "at": 0, "text": paper, "reset": True})
 
     # -- what the driver hands over (the session is its front end) -----------------------------------------------------
@@ -289,6 +289,12 @@ class GameSession(FrontEnd):
         if failure.restored:
             self.update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
         self.owner.failed(failure)
+
+    def stopped(self, mismatch: dict) -> None:
+        """The PDP-1 did what the reference did not (``mismatch``: ``view.mismatch_view``'s): the game stops where it
+        stands, and the page says so until a new game is asked for, as after a game's end."""
+        self.last_touch = time.monotonic()  # (the idle time counts from here: the visitor reads what happened)
+        self.update(phase="mismatch", mismatch=mismatch, legal=[], swap=False, countdown=None, notice=None)
 
     def restored(self) -> None:
         self.last_touch = time.monotonic()  # the wait was the machine's, not the visitor's

@@ -13,11 +13,17 @@ says which question it answers.
   only watch).
 * ``state`` whenever anything shown changes: ``mode`` (``attract``,
   ``visitor``), ``phase`` (``starting``, ``typing``, ``thinking``,
-  ``your_turn``, ``demo_turn``, ``game_over``, ``one_moment``), ``game``,
+  ``your_turn``, ``demo_turn``, ``game_over``, ``mismatch``, ``one_moment``), ``game``,
   ``board``, ``legal``, ``swap``, ``last``, ``result`` (``pdp1``,
   ``visitor``: the scores; ``winner``: ``"pdp-1"``, ``"visitor"`` or null),
-  ``countdown``, ``notice`` (null, or ``"one_moment"``), ``speed`` and **``turn``**: the number of the
-  question now open.
+  ``mismatch`` (null, or in the phase ``mismatch``: ``pdp1`` and ``reference``, the PDP-1's choice and the
+  reference engine's, each a pit in the PDP-1's own numbering or ``"swap"``, both null when the
+  difference was not a choice), ``countdown``, ``notice`` (null, or ``"one_moment"``), ``speed`` and
+  **``turn``**: the number of the question now open.
+  ``mismatch`` is a visitor's game stopped by a cross-check mismatch: the PDP-1 did what the
+  reference engine did not.  The board stays as it was before that move, nothing can be played,
+  and ``new_game`` is taken as after ``game_over`` (the operator has the full report in the log
+  and the mismatch counted).
   It increases (never decreases while the server runs) every time the PDP-1
   asks for a move (the visitor's or the demonstration player's) and every time
   a new game starts; a page answers the ``turn`` of the last ``state`` it drew.
@@ -40,7 +46,7 @@ says which question it answers.
 * ``{"type": "swap", "turn": N}``: the pie rule's swap, answering ``N``;
 * ``{"type": "play"}``: "touch to play" (attract mode to a visitor's game);
 * ``{"type": "touch"}``: the visitor is still there (the idle countdown restarts);
-* ``{"type": "new_game"}``: after a visitor's game, another one.
+* ``{"type": "new_game"}``: after a visitor's game (``game_over``, or ``mismatch``), another one.
 
 A move or swap whose ``turn`` is not the open question is refused
 (``rejected``, reason "that tap was for an earlier turn"): of a double tap,

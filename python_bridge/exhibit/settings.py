@@ -86,6 +86,9 @@ class GameSettings:
     sound: bool = True  # the typewriter's synthesised sound (strike, carriage return, bell)
     # where a visitor reports an accessibility problem ("mailto:..." or "https://..."; "": not shown)
     accessibility_contact: str = ""
+    # the game's tape, its symbol table beside it (None: the project's own, build/kalah.rim): a front end's own
+    # setting (the online exhibit's [online] tape), never [game]'s -- the browser edition plays the one in its folder
+    tape: Path | None = None
 
     @property
     def thinking_pace(self) -> int:

@@ -84,3 +84,11 @@ def result_view(end: GameOver) -> dict:
     scores = dict(end.scores)
     winner = {"pdp-1": "pdp-1", "you": "visitor"}.get(end.winner or "")
     return {"pdp1": scores.get("pdp-1", 0), "visitor": scores.get("you", 0), "winner": winner}
+
+
+def mismatch_view(pdp1: int | str | None, reference: int | str | None) -> dict:
+    """What the page says of a game stopped by a cross-check mismatch (``CrossCheckMismatch``'s ``pdp1`` and
+    ``reference``): the PDP-1's choice and the reference's, each a pit (the PDP-1's own number, as ``last.pit``
+    gives its moves) or ``"swap"``; both None when the difference was not in a choice (a board, a score): the page
+    then says only that the PDP-1 did what the reference did not."""
+    return {"pdp1": pdp1, "reference": reference}

@@ -26,8 +26,9 @@ the exhibit needs (some of it carried out by the session, as noted):
 * the typewriter paper is paced at 10 characters a second when authentic;
 * failures: the driver replaces a dead or hung ``pdp1`` and restores the
   game, and the runner logs and counts it; a cross-check mismatch is logged
-  with its reproduction command and a clean new game starts; after a server
-  restart the saved game is restored (``GameDriver.resume``);
+  with its reproduction command: a visitor's game stops, the page saying
+  so until a new game is asked for, an attract game gives way to a clean
+  one; after a server restart the saved game is restored (``GameDriver.resume``);
 * turns: every question (the PDP-1 asking for a move, a new game) has a
   number, ``turn`` in every state message; a move or swap answering an
   earlier one is refused, so a double tap plays at most one move;
@@ -52,11 +53,12 @@ from typing import Callable
 from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import AFTER_END, BETWEEN_GAMES, Failure, GameOutcome
 from ..driver.game_records import SavedGame
-from ..exhibit.game_session import NOTICE_ONE_MOMENT, GameSession
+from ..exhibit.game_session import ENDED, NOTICE_ONE_MOMENT, GameSession
 from ..exhibit.health import disk_problem, emulator_problem, log_problem
 from ..exhibit.messages import ClientMessage
 from ..exhibit.metrics import ExhibitMetrics, Figures
 from ..exhibit.session_owner import GameAborted, Stopping, Waiting
+from ..exhibit.view import mismatch_view
 from ..machine.front_panel import PanelSettings
 from ..machine.simh import Simh, SimhError
 from ..reference.game import Game
@@ -163,23 +165,32 @@ class KioskRunner:
                     next_mode = aborted.next_mode
                 except Exception as failure:  # noqa: BLE001 -- nothing that goes wrong in one game ends the loop
                     saved = None
-                    self._game_failed(failure)
-                    next_mode = self.mode
+                    next_mode = self._game_failed(failure)
         finally:
             self._close_machine()
             self._keep_counters()
             self.log.info("runner stopped")
 
-    def _game_failed(self, failure: Exception) -> None:
-        """A game that cannot go on: counted and logged by its kind, and a clean new game on a fresh emulator.
+    def _game_failed(self, failure: Exception) -> str:
+        """A game that cannot go on: counted and logged by its kind, and a clean new game on a fresh emulator; the
+        next game's mode.
 
         A cross-check mismatch (logged with its reproduction), an emulator that could not be restored, or
-        a bug of ours (logged with its traceback): the kiosk goes on all the same."""
+        a bug of ours (logged with its traceback): the kiosk goes on all the same.  A mismatch in a visitor's
+        game stops it before the visitor's eyes: the page says what happened (``GameSession.stopped``) until they
+        ask for a new game, or leave it (the idle countdown, then attract mode), as after a game's end."""
         where = f"game {self.game_no} ({self.mode})"
         if isinstance(failure, CrossCheckMismatch):
             self.stats.mismatches += 1
-            self.log.error("%s: cross-check mismatch after %s; the game restarts\n%s", where, self._record_so_far(),
-                           failure)
+            visitor = self.mode == "visitor"
+            self.log.error("%s: cross-check mismatch after %s; %s\n%s", where, self._record_so_far(),
+                           "the game is stopped" if visitor else "the game restarts", failure)
+            if visitor:
+                self._keep_counters()
+                self.store.clear()
+                self._close_machine()
+                self.session.stopped(mismatch_view(failure.pdp1, failure.reference))
+                return self._next_after_game(time.monotonic())
         elif isinstance(failure, SimhError):
             self.stats.errors += 1
             self.log.error("%s: the emulator failed beyond restoring (%s) after %s; a new game starts", where,
@@ -190,6 +201,7 @@ class KioskRunner:
                            exc_info=failure)
         self._keep_counters()
         self._fresh_start_after_failure()
+        return self.mode
 
     def _record_so_far(self) -> str:
         """"N moves (record ...)" of the game in play, for the log line of a game that did not finish."""
@@ -243,7 +255,7 @@ class KioskRunner:
     def figures(self) -> Figures:
         """What ``/metrics`` shows at a scrape: a visitor's game running or not, the counters, health."""
         view = self.session.view()
-        running = int(view["mode"] == "visitor" and view["phase"] not in ("game_over", "starting"))
+        running = int(view["mode"] == "visitor" and view["phase"] not in (*ENDED, "starting"))
         s = self.stats
         return Figures(running=running, waiting=0, played=s.games_played, mismatches=s.mismatches,
                        restarts=s.restarts, errors=s.errors, healthy=self.health()["status"] == "ok")
@@ -387,6 +399,12 @@ class KioskRunner:
                         return "attract"
             except GameAborted as touched:  # the game is over: a touch now only starts the next one
                 return touched.next_mode
+        return self._next_after_game(offered)
+
+    def _next_after_game(self, offered: float) -> str:
+        """After a visitor's game (played to its end, or stopped), from ``offered``: "visitor" when they ask for a
+        new game, the idle countdown's mode when they leave it."""
+        session = self.session
         try:
             while True:
                 session.look_at_keyboard(offered)  # the PDP-1 waits for a key; one that fails is replaced
@@ -400,6 +418,8 @@ class KioskRunner:
         except GameAborted as idle:  # the game was played to its end: counted as played, not as left
             self.log.info("game %d (%s): %s", self.game_no, self.mode, idle)
             return idle.next_mode
+        except Stopping:  # (the loop sees the server stopping itself)
+            return self.mode
 
     def _close_machine(self) -> None:
         self.session.close()

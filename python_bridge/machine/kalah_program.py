@@ -166,8 +166,36 @@ def ensure_tapes() -> list[Path]:
     return [ensure_tape(program=program) for program in PROGRAMS]
 
 
-def program_symbols(program: Program = GAME) -> dict[str, int]:
-    """A program's symbol table (label -> address), as assembled for its tape (the game's by default)."""
+# the game's labels the bridge reads or stops at: a tape of the game of another's making must name them all
+BRIDGE_SYMBOLS = ("think", "thx", "shbd", "gc1", "gloop", "resume", "bd", "side", "over", "psd", "bots", "swpd",
+                  "nmov")
+
+
+def symbols_beside(tape: Path) -> Path:
+    """Where a tape's symbol table is: beside it, as ``ensure_tape`` and tools.macro write it (``kalah.rim``:
+    ``kalah.sym.json``)."""
+    return tape.with_name(f"{tape.stem}.sym.json")
+
+
+def game_tape_problem(tape: Path) -> str | None:
+    """What keeps ``tape`` from being played as the game (None: it can be): a tape the reader refuses, or no
+    symbol table beside it naming every label the bridge reads (``BRIDGE_SYMBOLS``)."""
+    problem = tape_problem(tape)
+    if problem is not None:
+        return f"the tape {tape} {problem}"
+    try:
+        table = json.loads(symbols_beside(tape).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"the tape's symbol table {symbols_beside(tape)} cannot be read: {getattr(exc, 'strerror', None) or exc}"
+    missing = [name for name in BRIDGE_SYMBOLS if not isinstance(table, dict) or not isinstance(table.get(name), int)]
+    return f"the tape's symbol table names no {missing[0]!r}" if missing else None
+
+
+def program_symbols(program: Program = GAME, tape: Path | None = None) -> dict[str, int]:
+    """A program's symbol table (label -> address), as assembled for its tape (the game's by default), or,
+    given ``tape`` (another tape of the game: ``game_tape_problem`` has passed it), the table beside that."""
+    if tape is not None:
+        return dict(json.loads(symbols_beside(tape).read_text(encoding="utf-8")))
     ensure_tape(program=program)
     info = program.symbols.stat()
     identity = (info.st_mtime_ns, info.st_size, info.st_ino)

@@ -22,6 +22,7 @@ from aiohttp import web
 from ..demo.paper import paper_svg
 from ..driver.game_records import SavedGame
 from ..exhibit.connection import Client
+from ..exhibit.game_session import ENDED
 from ..exhibit.messages import MAX_MESSAGE_BYTES, ClientMessage
 from ..exhibit.page import STATIC_DIR, page_html
 from ..exhibit.web_guard import guarded_app, listen
@@ -205,7 +206,7 @@ class OnlineApp:
     async def new_game(self, client: Client, game: OnlineGame) -> OnlineGame:
         """Another game, with the same choices, once this one is over (or never begun)."""
         # (a game at its end may still be typing its last line and keeping its record: over, all the same)
-        over = game.session.view()["phase"] == "game_over"
+        over = game.session.view()["phase"] in ENDED  # (or stopped by a mismatch)
         if (game.running and not over) or game.id in self.site.lobby.waiting:
             client.reject("a game is in progress")
             return game

@@ -21,8 +21,9 @@ from ..driver.crosscheck import CrossCheckMismatch
 from ..driver.driver import Failure
 from ..driver.game_records import RecordError, SavedGame, read_game_record
 from ..driver.search_pool import Decision, reference_decision
-from ..exhibit.game_session import IN_PLAY, NOTICE_ONE_MOMENT, GameSession
+from ..exhibit.game_session import CHOSE, IN_PLAY, NOTICE_ONE_MOMENT, STOPPED, GameSession
 from ..exhibit.session_owner import GameAborted, Stopping, Waiting
+from ..exhibit.view import mismatch_view
 from ..machine.simh import SimhError
 from ..reference.game import Game
 from .leases import Leases
@@ -201,7 +202,11 @@ class OnlineGame:
             self.log.warning("%s: stopped driving it", lost)
         except CrossCheckMismatch as mismatch:
             self.counters.add("mismatches")
-            self.log.error("game %s: cross-check mismatch\n%s", self.id, mismatch)
+            self.log.error("game %s: cross-check mismatch; the game is stopped\n%s", self.id, mismatch)
+            try:
+                self._stop_for(mismatch)
+            except (GameLost, Stopping):
+                pass  # (another server has the game now, or this one stops: a page coming back is shown what is kept)
         except SimhError as failure:
             self.counters.add("errors")
             self.log.error("game %s: the emulator failed beyond restoring: %s", self.id, str(failure).splitlines()[0])
@@ -218,6 +223,21 @@ class OnlineGame:
         """Another server holds the game (its page came here): "one moment" until its lease is free."""
         self.log.info("game %s: another server holds it; waiting for its lease", self.id)
         self.session.update(phase="one_moment", notice=NOTICE_ONE_MOMENT, legal=[], swap=False)
+
+    def _stop_for(self, mismatch: CrossCheckMismatch) -> None:
+        """The game stopped by a mismatch: its page told (``GameSession.stopped``), and the game kept so, its
+        result ``STOPPED`` and both choices with it, so that a page coming back by its ID is shown the same and
+        the PDP-1 is not asked the same question again (nothing more is played on this ID: ``finished``)."""
+        self.finished = True
+        checker = self.session.driver.checker
+        if checker is not None:  # (kept before the page is told, as every move is)
+            chose = zip(CHOSE, (mismatch.pdp1, mismatch.reference), strict=True)
+            self._store(SavedGame.of(checker.title, list(checker.game.record), result=STOPPED,
+                                     heading=f"online game {self.id}",
+                                     fields=(("game", self.id), ("language", self.session.language),
+                                             *((key, str(value)) for key, value in chose if value is not None)),
+                                     transcript=self.session.snapshot()["paper"]["text"]))
+        self.session.stopped(mismatch_view(mismatch.pdp1, mismatch.reference))
 
     def _keep_finished(self, result: str) -> None:
         checker = self.session.driver.checker
@@ -252,6 +272,15 @@ class OnlineGame:
         if held:
             self.log.info("game %s: saved again", self.id)
             self.session.update(notice=None)
+
+
+def kept_mismatch(saved: SavedGame) -> dict | None:
+    """The page's ``mismatch`` of a game kept as stopped by one (``OnlineGame._stop_for``), or None for any other."""
+    if saved.result != STOPPED:
+        return None
+    chose = [saved.value_of(key) or None for key in CHOSE]
+    pdp1, reference = (int(value) if value and value.isdigit() else value for value in chose)
+    return mismatch_view(pdp1, reference)
 
 
 def saved_game(store: GameStore, game_id: str) -> tuple[SavedGame, bool] | None:

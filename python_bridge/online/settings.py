@@ -27,6 +27,7 @@ from ..exhibit.settings import (
     front_end_sections,
     game_settings,
 )
+from ..machine.kalah_program import game_tape_problem
 
 GAMES_PER_CORE = 100  # emulators a core runs at once by default: what make bench-online measured a core holds
 DEFAULT_PORT = 8361
@@ -43,7 +44,7 @@ DATABASE_SCHEMES = ("postgresql://", "postgres://")
 MAX_DATABASE_URL = 1000
 DATABASE_VARIABLE = "KALAH_DATABASE_URL"  # the database, from the environment (a secret kept out of the file)
 KEYS = (*RANGES, "host", "state_dir", "pace", "edition", "trusted_proxies", "allowed_hosts", "database", "label",
-        "accessibility_contact", "log_addresses", "metrics_port", "frame_ancestors")
+        "accessibility_contact", "log_addresses", "metrics_port", "frame_ancestors", "tape")
 LOG_ADDRESSES = ("truncated", "none")  # the access log: a visitor's network (/24, /48), or no address at all
 LABEL_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_LABEL = 32
@@ -90,13 +91,15 @@ class OnlineSettings:
     metrics_port: int = 0  # /metrics on the server's own port (0), or alone on this one
     log_addresses: str = "truncated"  # the access log keeps a visitor's network (IPv4 /24, IPv6 /48), or "none"
     lease_seconds: float = 4.0  # a server drives a game while it holds its lease, renewed four times a lease
+    tape: Path | None = None  # another tape of the game (a changed pdp1_src/ tried online), its symbols beside it
     game: GameSettings = field(default_factory=GameSettings)
 
     def game_config(self) -> GameSettings:
         """The settings one online game runs with: the game's, at the site's pace and idle time."""
         speed = "authentic" if self.pace == "1960" else "fast"
         return replace(self.game, speed=speed, idle_seconds=self.idle_seconds, countdown_seconds=1.0,
-                       watchdog_seconds=self.watchdog_seconds, accessibility_contact=self.accessibility_contact)
+                       watchdog_seconds=self.watchdog_seconds, accessibility_contact=self.accessibility_contact,
+                       tape=self.tape)
 
 
 def checked(key: str, value: object) -> object:
@@ -121,9 +124,9 @@ def checked(key: str, value: object) -> object:
             return str(ipaddress.ip_address(str(value)))
         except ValueError:
             raise ConfigError(f"host must be an IP address to listen on, not {str(value)[:40]!r}") from None
-    if key == "state_dir":
+    if key in ("state_dir", "tape"):
         if not isinstance(value, str) or not value or "\0" in value or "\n" in value:
-            raise ConfigError("state_dir must be a folder name")
+            raise ConfigError(f"{key} must be a {'folder' if key == 'state_dir' else 'file'} name")
         return Path(value)
     if key == "trusted_proxies":
         if not isinstance(value, list) or len(value) > MAX_HOSTS:
@@ -174,6 +177,11 @@ def parse_settings(text: str, base: Path = Path(".")) -> OnlineSettings:
     settings = OnlineSettings(**values, game=game_settings(data, base))  # type: ignore[arg-type]
     if not settings.state_dir.is_absolute():
         settings = replace(settings, state_dir=base / settings.state_dir)
+    if settings.tape is not None:  # (a tape the game cannot be played from stops the server, not a visitor's game)
+        settings = replace(settings, tape=base / settings.tape)
+        problem = game_tape_problem(settings.tape)  # type: ignore[arg-type]
+        if problem is not None:
+            raise ConfigError(f"tape: {problem}")
     return settings
 
 

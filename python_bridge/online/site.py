@@ -24,7 +24,7 @@ from ..exhibit.metrics import ExhibitMetrics, Figures
 from ..exhibit.procinfo import rss_kb
 from ..exhibit.view import board_view
 from .database import open_store
-from .game import Counters, OnlineGame, new_game_id, saved_game, well_formed
+from .game import Counters, OnlineGame, kept_mismatch, new_game_id, saved_game, well_formed
 from .leases import Leases, server_name
 from .lobby import Lobby, Place
 from .settings import OnlineSettings
@@ -166,10 +166,11 @@ class Site:
             self.games[game_id] = game
             return game
         saved, finished = kept
-        game = self._game(game_id, saved=None if finished else saved)
-        game.finished = finished
-        _show_kept(game, saved, finished)
-        if not finished:
+        mismatch = kept_mismatch(saved)  # a game a mismatch stopped: shown so, never played on
+        game = self._game(game_id, saved=None if finished or mismatch else saved)
+        game.finished = finished or mismatch is not None
+        _show_kept(game, saved, finished, mismatch)
+        if not game.finished:
             self.games[game_id] = game
         return game
 
@@ -205,12 +206,17 @@ class Site:
                 "workers": self.searches.alive() if self.searches else 0}
 
 
-def _show_kept(game: OnlineGame, saved: SavedGame, finished: bool) -> None:
-    """A kept game on its page before (or instead of) a machine: its paper and its board as they were."""
+def _show_kept(game: OnlineGame, saved: SavedGame, finished: bool, mismatch: dict | None) -> None:
+    """A kept game on its page before (or instead of) a machine: its paper and its board as they were (and, for one
+    a mismatch stopped, what the page said of it then)."""
     session = game.session
     session.mode = "visitor"
     session.new_page(saved.transcript)
     checker = checker_from_record(saved.title, saved.moves)
     # (in visitor mode from the first message: a page coming back is not shown how to play again)
+    if mismatch is not None:
+        session.update(mode="visitor", board=board_view(checker))
+        session.stopped(mismatch)
+        return
     session.update(mode="visitor", board=board_view(checker), phase="game_over" if finished else "one_moment",
                    notice=None if finished else NOTICE_ONE_MOMENT)

@@ -18,7 +18,7 @@ from tests.kiosk.kiosk_support import ROOT
 
 STATIC = ROOT / "python_bridge" / "exhibit" / "static"
 # the server's phases, and the page's own: "sowing" (a move being shown on the board, whatever the server says)
-PHASES = ("starting", "typing", "thinking", "your_turn", "demo_turn", "game_over", "one_moment", "sowing")
+PHASES = ("starting", "typing", "thinking", "your_turn", "demo_turn", "game_over", "mismatch", "one_moment", "sowing")
 WHO = ("pdp1", "visitor", "demo", "player")  # "player": the visitor as a watching page names them
 
 

@@ -139,6 +139,29 @@ def test_a_mismatch_is_logged_with_its_reproduction_and_a_clean_game_follows(tmp
     assert "one_moment" in phases  # what the visitor saw: a short notice, no crash
 
 
+def test_a_mismatch_in_a_visitors_game_stops_it_until_a_new_game_is_asked_for(tmp_path, kalah_tape) -> None:
+    """The visitor's game stops where it stands and the page is told (phase ``mismatch``: a board, not a choice,
+    differed, so no moves are named); nothing can be played; "new game" starts a clean visitor game."""
+    board = program_symbols()["bd"]
+    with Harness(tmp_path, think_rate=1_000_000) as h:
+        h.wait(lambda: h.state()["mode"] == "attract", what="attract mode")
+        assert h.submit("play") is None
+        h.wait(lambda: h.state()["mode"] == "visitor" and h.state()["phase"] == "your_turn", what="a visitor game")
+        h.runner.inject_at_next_think(lambda sim: sim.deposit(board, sim.examine(board) + 1))
+        assert h.submit("move", h.state()["legal"][0]) is None
+        h.wait(lambda: h.state()["phase"] == "mismatch", what="the game stopped")
+        stopped, game = h.state(), h.runner.game_no
+        assert h.submit("move", 1) == "not your turn"
+        assert h.submit("new_game") is None
+        h.wait(lambda: h.runner.game_no > game and h.state()["phase"] == "your_turn", what="a new visitor game")
+        new = h.state()
+    assert stopped["mode"] == "visitor" and stopped["legal"] == [] and stopped["countdown"] is None
+    assert stopped["mismatch"] == {"pdp1": None, "reference": None}
+    assert new["mode"] == "visitor" and new["mismatch"] is None
+    assert h.runner.stats.mismatches == 1 and h.runner.stats.errors == 0
+    assert any("cross-check mismatch" in line and "the game is stopped" in line for line in h.recorder.lines)
+
+
 def test_an_idle_visitor_sees_the_countdown_then_attract_mode(tmp_path, kalah_tape) -> None:
     with Harness(tmp_path, idle_seconds=1.0, countdown_seconds=2.0) as h:
         h.wait(lambda: h.state()["phase"] in ("thinking", "demo_turn", "typing"), what="attract mode")

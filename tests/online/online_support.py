@@ -25,24 +25,27 @@ pace = "{pace}"
 idle_seconds = {idle_seconds}
 watchdog_seconds = {watchdog_seconds}
 workers = {workers}
-[game]
+{tape}[game]
 pits = {pits}
 seeds = {seeds}
 level = {level}
-[choices]
-games = []
-strengths = []
-"""
+first = "{first}"
+{choices}"""
 
 
 def write_settings(folder: Path, *, max_games: int = 2, max_waiting: int = 10, per_ip: int = 50, pits: int = 2,
                    seeds: int = 1, min_free_mb: int = 0, pace: str = "fast", level: int = 1,
-                   idle_seconds: int = 300, watchdog_seconds: float = 10, workers: int = 0) -> Path:
+                   idle_seconds: int = 300, watchdog_seconds: float = 10, workers: int = 0, first: str = "visitor",
+                   tape: Path | None = None, choices: bool = False) -> Path:
+    """The server's settings file in ``folder``; ``tape``: another tape of the game to play (``[online] tape``);
+    ``choices``: the kiosk's choices offered (none by default)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "online.toml"
     path.write_text(QUICK.format(max_games=max_games, max_waiting=max_waiting, per_ip=per_ip, pits=pits, seeds=seeds,
                                  min_free_mb=min_free_mb, pace=pace, level=level, idle_seconds=idle_seconds,
-                                 watchdog_seconds=watchdog_seconds, workers=workers))
+                                 watchdog_seconds=watchdog_seconds, workers=workers, first=first,
+                                 tape=f'tape = "{tape}"\n' if tape else "",
+                                 choices="" if choices else "[choices]\ngames = []\nstrengths = []\n"))
     return path
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from python_bridge.exhibit.settings import ConfigError
+from python_bridge.machine.kalah_program import symbols_beside
 from python_bridge.online.lobby import Full, Lobby
 from python_bridge.online.settings import OnlineSettings, default_max_games, parse_settings
 
@@ -80,6 +81,31 @@ def test_a_bad_setting_is_one_line_naming_it(text: str, words: str) -> None:
     with pytest.raises(ConfigError) as bad:
         parse_settings(text)
     assert words in str(bad.value) and "\n" not in str(bad.value)
+
+
+def test_a_tape_of_the_game_is_read_beside_the_file_and_refused_in_one_line_when_it_will_not_do(tmp_path,
+                                                                                            kalah_tape) -> None:
+    """``[online] tape``: another tape of the game, named from the settings file's folder; refused before anything
+    starts when it cannot be read, its reader refuses it, or no symbol table beside it names the bridge's labels."""
+    text = '[online]\ntape = "mine.rim"'
+
+    def refused() -> str:
+        with pytest.raises(ConfigError) as bad:
+            parse_settings(text, tmp_path)
+        assert "\n" not in str(bad.value) and str(bad.value).startswith("tape: ")
+        return str(bad.value)
+
+    assert "cannot be read" in refused()
+    tape = tmp_path / "mine.rim"
+    tape.write_bytes(kalah_tape.read_bytes())
+    assert "symbol table" in refused()
+    symbols_beside(tape).write_text('{"think": 1}')
+    assert "names no 'thx'" in refused()
+    symbols_beside(tape).write_text(symbols_beside(kalah_tape).read_text())
+    settings = parse_settings(text, tmp_path)
+    assert settings.tape == tape and settings.game_config().tape == tape
+    tape.write_bytes(kalah_tape.read_bytes()[:-40])  # a tape cut short
+    assert "mine.rim" in refused()
 
 
 class Seat:

@@ -26,8 +26,9 @@ strengths = []
 
 
 @contextlib.contextmanager
-def served_folder(folder: Path, settings: str) -> Iterator[str]:
-    """build/web linked into ``folder`` with ``settings``, served: its URL."""
+def served_folder(folder: Path, settings: str, tape: Path | None = None) -> Iterator[str]:
+    """build/web linked into ``folder`` with ``settings`` (and ``tape``, another tape of the game, in its
+    python.zip), served: its URL."""
     assert (BUILT / "pdp1.wasm").exists() and (BUILT / "python.zip").exists(), "make web builds build/web"
-    with served(linked_copy(BUILT, folder, settings), free_port()) as url:
+    with served(linked_copy(BUILT, folder, settings, tape), free_port()) as url:
         yield url

@@ -1,7 +1,8 @@
 """The browser edition in Debian's Chromium: build/web served by ``python3 -m http.server`` alone, a whole game played
 by keyboard alone on SIMH as WebAssembly with the driver and the reference in Pyodide, nothing asked of another
 origin and nothing asked at all after the first question, and the game's record offered, whole and true (checked
-by the reference, and played again on Debian's pdp1 by ``replay``).
+by the reference, and played again on Debian's pdp1 by ``replay``); and a real cross-check mismatch, made by a
+changed tape, shown as the online exhibit shows one.
 
 ``make test`` plays it in one language; ``make test-web`` in each of the four."""
 
@@ -13,7 +14,11 @@ from pathlib import Path
 import pytest
 
 from python_bridge.checking.records import check_record
+from python_bridge.driver.game_records import read_game_record
+from python_bridge.exhibit.game_session import STOPPED
+from tests.changed_tape import changed_game_tape
 from tests.exhibit.keyboard_game import play_by_keyboard, start_by_keyboard, tab_to
+from tests.exhibit.stopped_page import SAID, assert_stopped, look_problems
 from tests.kiosk.kiosk_page_checks import catalogue
 from tests.web.served_folder import QUICK, served_folder
 
@@ -69,3 +74,31 @@ def test_a_whole_game_by_keyboard_alone_in_the_visitors_browser(tmp_path, browse
 def test_a_whole_game_by_keyboard_alone_in_each_language(language, tmp_path, browser_page, bridge) -> None:
     with served_folder(tmp_path / "site", QUICK.format(pits=4, seeds=3)) as url:
         _play_a_game(browser_page, url, language, tmp_path, bridge)
+
+
+def test_a_real_mismatch_in_the_visitors_browser_is_shown_as_online(tmp_path, browser_page) -> None:
+    """The browser edition with a tape of the game changed in one line (tests/changed_tape.py) in its python.zip:
+    the visitor plays pit 1 by keyboard, the PDP-1 (SIMH as WebAssembly) answers pit 3, the reference in Pyodide
+    plays pit 2.  The page shows it as the online exhibit does (tests/exhibit/stopped_page.py), the stopped game's
+    record is offered, and "New game" starts a new one."""
+    tape = changed_game_tape(tmp_path / "tape")
+    page = browser_page
+    page.add_init_script(SAID)
+    with served_folder(tmp_path / "site", QUICK.format(pits=4, seeds=3), tape=tape) as url:
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(url + "/")
+        page.wait_for_selector("#languages button", timeout=FIRST_QUESTION_S * 1000)
+        start_by_keyboard(page)
+        page.wait_for_selector('body[data-phase="your_turn"] #bottom-row .pit.legal')
+        page.keyboard.press("1")
+        assert_stopped(page, "en", 3, 2)
+        page.wait_for_selector("#download:not([hidden])")
+        with page.expect_download() as downloading:
+            page.locator("#download").click()
+        record = read_game_record(Path(downloading.value.path()).read_text(encoding="utf-8"))
+        assert record.result == STOPPED and record.moves == [1]
+        assert (record.value_of("pdp-1 chose"), record.value_of("reference chose")) == ("3", "2")
+        problems = look_problems(page, "stopped in the browser edition")
+        assert not problems, "\n".join(problems)
+        page.locator('[data-action="new-game"]').click()
+        page.wait_for_selector('body[data-phase="your_turn"] #bottom-row .pit.legal')

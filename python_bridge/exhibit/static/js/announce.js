@@ -1,7 +1,8 @@
 // What a screen reader hears: one polite live region (#announce, visually hidden), and only this module
 // writes to it. Each event is said once, in the page's language: a move and what it did (a capture, an
 // extra turn), "the PDP-1 is thinking", the visitor's turn, the result, the countdown back to the
-// demonstration, the place in line (online) and a hint after a touch that plays nothing. Why one region:
+// demonstration, the place in line (online), a game a cross-check mismatch stopped and a hint after a touch that
+// plays nothing. Why one region:
 // two (the flash over the board and the messages below it) changing at once made a screen reader read an
 // event twice, or cut one off with the other. Why keys: the server sends its whole state again and again
 // (a reconnection's hello, a repeated state, a language switch redraws it all); an event is said only when
@@ -10,6 +11,7 @@
 // On demand (the "Read the board" button, or the key b) the whole board is put into the region as text.
 
 import { current, seeds, t } from "./i18n.js";
+import { mismatchText } from "./messages.js";
 
 const GATHER_MS = 250;   // sentences this close together are said as one text
 const GATHER_MAX_MS = 1000;  // ... but none waits longer than this
@@ -76,6 +78,9 @@ function resultWords(result, who) {
   return [() => t(winner), () => t(`result.score.${who}`, { a: result.pdp1, b: result.visitor })];
 }
 
+// a game a cross-check mismatch stopped: that it stopped, and why
+const mismatchWords = (m) => [() => t("status.mismatch"), () => mismatchText(m)];
+
 // the keys of what a state shows: each event's, null where the state shows none
 function keys(s) {
   const move = s.last ? s.last.number : 0;
@@ -85,6 +90,7 @@ function keys(s) {
     thinking: s.phase === "thinking" ? `${s.game}:${move}` : null,
     turn: s.phase === "your_turn" ? `${s.game}:${s.turn}` : null,
     result: s.phase === "game_over" && s.result ? `${s.game}` : null,
+    mismatch: s.phase === "mismatch" ? `${s.game}` : null,
     counting: s.countdown !== null && s.countdown !== undefined,
   };
 }
@@ -109,8 +115,9 @@ export function state(s, who) {
     if (s.swap && who === "visitor") words.push(() => t("swap.explain"));
   }
   if (fresh("result")) words.push(...resultWords(s.result, who));
+  if (fresh("mismatch")) words.push(...mismatchWords(s.mismatch));
   if (now.counting && !before.counting) words.push(() => t("countdown", { n: s.countdown }), () => t("countdown.touch"));
-  for (const kind of ["move", "thinking", "turn", "result"]) if (now[kind] !== null) said[kind] = now[kind];
+  for (const kind of ["move", "thinking", "turn", "result", "mismatch"]) if (now[kind] !== null) said[kind] = now[kind];
   words.forEach(say);
 }
 
@@ -146,6 +153,7 @@ export function describe(s, who) {
   if (!b || !b.pits) return t("a11y.board.empty");
   const parts = [];
   if (s.phase === "game_over" && s.result) parts.push(...resultWords(s.result, who).map((w) => w()));
+  else if (s.phase === "mismatch") parts.push(...mismatchWords(s.mismatch).map((w) => w()));
   else if (b.to_move === "top") parts.push(t("a11y.board.turn.pdp1"));
   else if (b.to_move === "bottom") parts.push(t(`a11y.board.turn.${who}`));
   parts.push(sideWords("pdp1", [...b.top].reverse(), b.top_store), sideWords(who, b.bottom, b.bottom_store));

@@ -41,6 +41,7 @@ export function drawStatus(phase) {
   else if (phase === "your_turn" || phase === "demo_turn") text = t("console.waiting");
   else if (phase === "typing") text = t("console.typing");
   else if (phase === "starting") text = t("console.starting");
+  else if (phase === "mismatch") text = t("console.stopped");  // (a cross-check mismatch stopped the game)
   $("console-status").textContent = text;
 }
 

@@ -24,8 +24,7 @@ const TOUCH_EVERY_MS = 1000;  // "still here" goes to the server at most this of
 // A visitor trying the languages one after another: the one chosen is said to the server once they stop (each
 // said at once spent the messages the server allows a page a second, and the move tapped next was refused)
 const SAY_LANGUAGE_MS = 600;
-// The kiosk's own browser opens /?control=TOKEN: the token goes on to the WebSocket, which makes this
-// page the one that controls the game (the others watch).
+// The kiosk's own browser opens /?control=TOKEN: the token, passed to the WebSocket, makes this page control the game
 const CONTROL = new URLSearchParams(location.search).get("control");
 // Online (the server marks the page data-site="online") every visitor has a game of their own, by ID: kept in
 // this tab's sessionStorage, so that a reload or a dropped connection comes back to the same game.
@@ -147,9 +146,10 @@ function touchPit(side, pit) {
   if (!state || state.mode !== "visitor" || watching()) return;
   if (side === "pdp-1") { hint("hint.theirs"); return; }
   if (moveSent || board.animating() || state.phase !== "your_turn") {
-    // (a double tap gets no hint, and no move; a touch while seeds are sown is told so, as the status says)
+    // (a double tap: no hint, no move; a touch while seeds are sown, or after the game, hears what the status says)
     const sowing = board.showing() && !board.showing().waiting;
-    if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint(sowing ? "status.sowing" : "hint.thinking");
+    const ended = ["game_over", "mismatch"].includes(state.phase) ? `status.${state.phase}` : "hint.thinking";
+    if (Date.now() - moveSentAt > DOUBLE_TAP_MS) hint(sowing ? "status.sowing" : ended);
     return;
   }
   const drawn = board.drawn();

@@ -1,6 +1,6 @@
 // The messages under the board: the status line (what is happening now: the PDP-1 reading its tape, typing or
 // thinking, a move's seeds being sown, the visitor's move, the result, the countdown, the place in line) and the
-// line under it (the move the board shows, the score, a hint). Drawn from what the page shows, which main.js works
+// line under it (the move the board shows, the score, what stopped a game, a hint). Drawn from what the page shows, which main.js works
 // out from the server's state and the board, in the page's language.
 
 import { t } from "./i18n.js";
@@ -15,6 +15,15 @@ export function moveText(last, bottom) {
   if (last.captured) text += ", " + t("move.capture", { n: last.captured });
   if (last.extra_turn) text += ", " + t("move.again");
   return text;
+}
+
+// a game a cross-check mismatch stopped: the PDP-1's choice and the one the reference expected (a pit, in the PDP-1's
+// own numbers as its moves are said, or "swap"), or, when the difference was not in a choice, that it did something else
+export function mismatchText(m) {
+  if (!m || m.pdp1 === null || m.reference === null) return t("mismatch.other");
+  if (m.pdp1 === "swap") return t("mismatch.swap_pit", { reference: m.reference });
+  if (m.reference === "swap") return t("mismatch.pit_swap", { pdp1: m.pdp1 });
+  return t("mismatch.pits", { pdp1: m.pdp1, reference: m.reference });
 }
 
 // ``s``: the server's state; ``shown``: its {phase, last} as the page shows it now (a phase of its own, "sowing",
@@ -37,6 +46,7 @@ export function draw(s, shown, who, waiting) {
     status = t(r.winner === null ? "result.draw" : r.winner === "pdp-1" ? "result.pdp1" : `result.${who}`);
     detail = t(`result.score.${who}`, { a: r.pdp1, b: r.visitor });
   }
+  if (phase === "mismatch") detail = mismatchText(s.mismatch);
   if (s.countdown !== null) { status = t("countdown", { n: s.countdown }); detail = t("countdown.touch"); }
   $("status").textContent = status;
   const d = $("detail");
