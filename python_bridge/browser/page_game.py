@@ -64,7 +64,7 @@ class PageGame:
         kind, session = message.kind, self.session
         if kind == "language" or self.playing:
             reason = session.submit(message, self.post)
-        elif kind == "choose" and not self.over:
+        elif kind == "choose":  # (before the first game, or after one: for the next, as "New game" keeps them)
             reason = session.not_offered(message.choice)
             if reason is None and message.choice is not None:
                 session.set_choice({**session.choice, message.choice[0]: message.choice[1]})

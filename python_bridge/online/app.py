@@ -188,10 +188,11 @@ class OnlineApp:
         if kind == "language":  # said at any time, kept with the game's record
             game.session.submit(message, client.send_json)
             return game
-        if game.running:
-            reason = game.session.submit(message, client.send_json)
-        elif kind == "choose" and not game.finished and game.saved is None:
+        over = game.session.view()["phase"] in ENDED  # (its thread may still be closing its machine)
+        if kind == "choose" and (over or not game.running and game.saved is None):  # (after a game: the next's)
             reason = choose(game, message.choice)
+        elif game.running:
+            reason = game.session.submit(message, client.send_json)
         elif kind == "play" and not game.finished and not game.running:
             await self.join(client, game)
             reason = None
@@ -217,7 +218,8 @@ class OnlineApp:
 
 
 def choose(game: OnlineGame, choice: tuple[str, str] | None) -> str | None:
-    """A visitor's choice (game size or strength) for a game not begun; why not, when it is refused."""
+    """A visitor's choice (game size or strength) for a game not begun, or for the next after a game's end (the page
+    offers the choices beside "New game", which keeps them); why not, when it is refused."""
     refused = game.session.not_offered(choice)
     if refused is None and choice is not None:
         game.session.set_choice({**game.session.choice, choice[0]: choice[1]})

@@ -133,3 +133,25 @@ def test_health_says_what_runs_and_who_answers(tmp_path, kalah_tape) -> None:
                 "server", "pid"} <= set(health)
         assert health["database"] == "ok" and health["max_games"] == 3 and health["pid"] == server.proc.pid
         assert (tmp_path / "state" / "games.sqlite3").exists()
+
+
+def test_a_choice_made_after_a_game_is_the_next_games(tmp_path, kalah_tape) -> None:
+    """The page shows the choices beside "New game" once a game is over: one touched then is taken, and the new
+    game is played with it (it was refused as "the game is over")."""
+    async def visit(server: OnlineServer) -> None:
+        async with OnlinePage(server) as page:
+            await page.send({"type": "play"})
+            await page.until(page.your_turn)
+            level = page.state["board"]["settings"]["level"]
+            await page.play_out()
+            chosen = page.state["choices"]["strength"]
+            other = next(s for s in page.state["choices"]["strengths"] if s != chosen)
+            await page.send({"type": "choose", "strength": other})
+            await page.until(lambda: page.state["choices"]["strength"] == other)
+            await page.send({"type": "new_game"})
+            await page.until(lambda: page.your_turn() and page.state["result"] is None)
+            assert page.state["choices"]["strength"] == other and not page.rejected, page.rejected
+            assert page.state["board"]["settings"]["level"] != level  # (the strength's own level)
+
+    with OnlineServer(write_settings(tmp_path / "conf", choices=True), tmp_path / "state") as server:
+        asyncio.run(visit(server))

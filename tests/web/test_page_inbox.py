@@ -71,3 +71,18 @@ def test_the_browsers_owner_starts_a_game_on_the_wait_that_heard_play() -> None:
                      transport=lambda *_: None)
     owner._wait_for_the_page()
     assert owner.asked == "play" and len(page.waits) == 2  # (one wait that heard nothing, one that heard "play")
+
+
+def test_the_browsers_owner_takes_a_choice_after_a_game_for_the_next() -> None:
+    import logging
+
+    from python_bridge.browser.page_game import PageGame
+    from python_bridge.browser.settings import browser_settings
+
+    posted: list[dict] = []
+    owner = PageGame(browser_settings(""), posted.append, Page([]).receive, logging.getLogger("test"),
+                     transport=lambda *_: None)
+    owner.over = True  # (a game has ended: the page shows the choices beside "New game")
+    owner.deliver('{"type": "choose", "strength": "full"}')
+    assert owner.session.choice["strength"] == "full"
+    assert not [m for m in posted if m.get("type") == "rejected"], posted
