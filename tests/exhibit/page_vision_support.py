@@ -35,14 +35,25 @@ class Window:
         self.context.close()
         assert not self.errors, self.errors
 
+    def zoom(self, zoom: float, width: int, height: int) -> None:
+        """The open page zoomed as a visitor zooms a page they have open: its window ``width`` x ``height`` CSS px at
+        ``zoom`` device px a CSS px, laid out again where it is, not loaded again (the browser edition's PDP-1, in
+        the page's Worker, starts once).  The emulation lasts as long as its DevTools session: the window's."""
+        self.devtools = self.page.context.new_cdp_session(self.page)
+        self.devtools.send("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": zoom, "mobile": False})
+        self.page.wait_for_function(f"innerWidth === {width} && devicePixelRatio === {zoom}")
+
     def open(self, init_script: str | None = None):
         page = self.page
         if init_script:
             page.add_init_script(init_script)
         page.goto(self.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
-        # the server's first word drawn: the page's HTML starts in attract mode, so the play button shows before it
-        # (measured then, the status line had no text yet and was missing from a walk's sizes, once under load)
+        # the server's first word drawn (its hello: the language buttons): the page's HTML starts in attract mode, so
+        # the play button shows before it (measured then, the choices were not there yet; the status line had no text
+        # yet and was missing from a walk's sizes, once under load)
+        page.wait_for_selector("#languages button")
         page.wait_for_function("document.getElementById('status').textContent.trim() !== ''")
         page.wait_for_function("document.fonts.status === 'loaded'")
         return page

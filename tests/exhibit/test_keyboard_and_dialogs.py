@@ -1,5 +1,6 @@
 """The exhibit's page by keyboard alone, and its two cards as modal dialogs, in Debian's Chromium on a real kiosk
-server and SIMH (the dialogs on the online page too: both pages are the same code, js/dialogs.js and js/keys.js).
+server and SIMH (the dialogs on the online page and the browser edition's too: the pages are the same code,
+js/dialogs.js and js/keys.js).
 
 - The focus is always seen: every stop Tab reaches, a card's button and a pit that can be played show a ring at
   least 3:1 against what it sits on, computed from the page's own computed colours (WCAG 1.4.11, 2.4.7).
@@ -31,7 +32,6 @@ from tests.exhibit.keyboard_game import (
 )
 from tests.kiosk.kiosk_page_checks import catalogue
 from tests.kiosk.test_browser import _server
-from tests.online.online_support import OnlineServer, write_settings
 
 pytestmark = pytest.mark.simh
 
@@ -199,33 +199,44 @@ def test_a_whole_game_by_keyboard_alone(kiosk, browser_page) -> None:
     assert "game over." in page.inner_text("#paper")
 
 
-def test_the_cards_are_modal_dialogs_online(tmp_path, kalah_tape, browser_page) -> None:
+def _said_in_the_accessibility_tree(page, text: str) -> bool:
+    """``text`` is a text of Chromium's own accessibility tree (what a screen reader is given), not one it ignores."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    return any(not n.get("ignored") and n.get("name", {}).get("value") == text for n in nodes)
+
+
+def test_the_cards_are_modal_dialogs_online_and_in_the_browser_edition(site_url, browser_page) -> None:
+    """The online page and the browser edition's (whose "What is this?" says, in each language, that the PDP-1 runs
+    in the visitor's own browser as SIMH 3.8.1 compiled to WebAssembly: a paragraph a screen reader reaches)."""
     page = browser_page
-    settings = write_settings(tmp_path / "conf", pits=4, seeds=3)
-    with OnlineServer(settings, tmp_path / "state") as server:
-        page.goto(server.url + "/")
-        page.wait_for_function("sessionStorage.getItem('kalah-game') !== null")
-        page.wait_for_selector('[data-action="play"]', state="visible")
-        tab_to(page, '[data-action="play"]')
+    page.goto(site_url + "/")
+    page.wait_for_selector("#languages button")  # (the server's or the Worker's hello drawn)
+    browser_edition = page.evaluate("document.body.dataset.edition === 'browser'")
+    tab_to(page, '[data-action="play"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('body[data-mode="visitor"]')
+    if page.locator("#rules").is_hidden():  # (shown by itself at a first game: else from its button)
+        tab_to(page, '[data-action="rules"]', backwards=True)
         page.keyboard.press("Enter")
-        page.wait_for_selector('body[data-mode="visitor"]')
-        if page.locator("#rules").is_hidden():  # (shown by itself at a first game: else from its button)
-            tab_to(page, '[data-action="rules"]', backwards=True)
-            page.keyboard.press("Enter")
-        page.wait_for_selector(YOUR_MOVE)
-        _assert_modal(page, "rules", EN["rules.title"])
-        page.keyboard.press("Escape")
-        page.wait_for_selector("#rules", state="hidden")
-        assert focused(page, "#bottom-row .pit, [data-action=rules]")
-        tab_to(page, '[data-action="about"]', backwards=True)
-        page.keyboard.press("Enter")
-        _assert_modal(page, "about", EN["about.title"])
-        _assert_ring(page.evaluate(RING))
-        page.keyboard.press("Escape")
-        page.wait_for_selector("#about", state="hidden")
-        assert focused(page, '[data-action="about"]')
-        # nothing was played behind the cards: key 1 plays now, the paper's first move
-        assert page.evaluate(PLAYED) == 0
-        page.keyboard.press("1")
-        page.wait_for_function(f"({PLAYED}) > 0")
-        assert page.evaluate(LAST_PLAYED) == "you play 1"
+    page.wait_for_selector(YOUR_MOVE)
+    _assert_modal(page, "rules", EN["rules.title"])
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rules", state="hidden")
+    assert focused(page, "#bottom-row .pit, [data-action=rules]")
+    tab_to(page, '[data-action="about"]', backwards=True)
+    page.keyboard.press("Enter")
+    _assert_modal(page, "about", EN["about.title"])
+    _assert_ring(page.evaluate(RING))
+    for language in ("en", "pl", "tl", "az") if browser_edition else ("en",):
+        page.evaluate(f"kiosk.setLanguage('{language}')")  # (the language buttons are behind the card: inert)
+        page.wait_for_function(f"document.documentElement.lang === '{language}'")
+        said = _said_in_the_accessibility_tree(page, catalogue(language)["about.browser"])
+        assert said == browser_edition, (language, said)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#about", state="hidden")
+    assert focused(page, '[data-action="about"]')
+    # nothing was played behind the cards: key 1 plays now, the paper's first move
+    assert page.evaluate(PLAYED) == 0
+    page.keyboard.press("1")
+    page.wait_for_function(f"({PLAYED}) > 0")
+    assert page.evaluate(LAST_PLAYED) == "you play 1"

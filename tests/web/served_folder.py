@@ -23,6 +23,13 @@ level = 1
 games = []
 strengths = []
 """
+# the online page-vision server's game (tests.online.online_support.CLASSIC): the classic board at the gentle level,
+# the visitors' choices offered, at the fast pace -- the same page for the accessibility checks of both editions
+CLASSIC = """[browser]
+pace = "fast"
+[game]
+level = 1
+"""
 
 
 @contextlib.contextmanager
