@@ -45,7 +45,7 @@ def test_the_pages_language_and_the_museums_contact_in_a_browser(browser_page, t
     with OnlineServer(settings, tmp_path / "state") as server:
         page.goto(server.url + "/")
         page.wait_for_selector('[data-action="play"]', state="visible")
-        page.wait_for_function("document.getElementById('status').textContent.trim() !== ''")  # (connected)
+        page.wait_for_selector("#languages button")  # (connected: the server's hello drawn)
         page.evaluate("() => { for (const l of ['pl', 'tl', 'en', 'pl', 'tl', 'en']) kiosk.setLanguage(l); }")
         page.locator('[data-lang="az"]').tap()
         page.wait_for_function("document.documentElement.lang === 'az'")
