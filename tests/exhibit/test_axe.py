@@ -2,17 +2,19 @@
 and the connection lost (the server gone), at the issue's four sizes: the two phones here, the kiosk's 10.1"
 screen and a desktop in test_axe_screens.py; each size in another of the four languages.  The kiosk's states
 are walked, with axe at each, by tests/kiosk/test_page_states.py; the online page's first states by
-tests/online/test_online_layout.py.
+tests/online/test_online_layout.py.  And the browser edition's page (its PDP-1 in a Worker) through every state
+a visitor sees there, a phone's and a desktop's size at each, the four languages in turn.
 
-A real online server (one machine: a second tab waits in line), Debian's Chromium, a whole quick game."""
+A real online server (one machine: a second tab waits in line), Debian's Chromium, a whole quick game; the browser
+edition's folder served as a static host serves it."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.browser import play_out
-from tests.exhibit.axe_check import axe_problems, axe_version
-from tests.online.online_support import OnlineServer, start_in_browser, write_settings
+from tests.exhibit.axe_check import axe_findings, axe_problems, axe_version
+from tests.online.online_support import YOUR_MOVE, OnlineServer, start_in_browser, write_settings
 
 pytestmark = pytest.mark.simh
 
@@ -60,4 +62,53 @@ def walk(size: tuple[int, int], browser_context, tmp_path) -> None:
         first.wait_for_selector("#notice:not([hidden])")
         problems += axe_problems(first, f"{width}x{height} connection lost in {language}")
         other.close()
+    assert not problems, "\n".join(problems)
+
+
+BROWSER_EDITION_SIZES = (SIZES[1], SIZES[2])  # a phone's and a desktop's
+
+
+def _at_both_sizes(page, where: str) -> list[str]:
+    """axe at the phone's size and the desktop's, the page laid out again for each (and left at the desktop's)."""
+    problems = []
+    for width, height in BROWSER_EDITION_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        problems += axe_problems(page, f"browser edition {width}x{height} {where}")
+    return problems
+
+
+def test_no_violation_in_the_browser_editions_states(browser_edition, browser_page) -> None:
+    """Before play, "What is this?" (its paragraph on SIMH as WebAssembly), "How to play" as a game begins, the
+    visitor's turn, seeds being sown (at each size, as they are) and the game over, each in another language."""
+    page = browser_page
+    page.emulate_media(reduced_motion="reduce")  # (the moves drawn at once, but those judged as they are sown)
+    page.goto(browser_edition + "/")
+    page.wait_for_selector("#languages button")  # (the Worker's hello drawn)
+    problems = _at_both_sizes(page, "before play in en")
+    _speak(page, "pl")
+    page.locator('[data-action="about"]').tap()
+    page.wait_for_selector("#about-browser:not([hidden])")
+    problems += _at_both_sizes(page, "what is this in pl")
+    page.locator('[data-action="close-about"]').tap()
+    _speak(page, "tl")
+    page.locator('[data-choice="quick"]').tap()
+    page.locator('[data-action="play"]').tap()
+    page.wait_for_selector("#rules:not([hidden])")
+    problems += _at_both_sizes(page, "how to play in tl")
+    page.locator('[data-action="close-rules"]').tap()
+    page.wait_for_selector(YOUR_MOVE)
+    problems += _at_both_sizes(page, "your turn in tl")
+    _speak(page, "az")
+    page.emulate_media(reduced_motion="no-preference")
+    for width, height in BROWSER_EDITION_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_selector(YOUR_MOVE)
+        page.locator(YOUR_MOVE).last.tap()
+        page.wait_for_selector('body[data-sowing="yes"]')
+        problems += axe_findings(page, f"browser edition {width}x{height} seeds being sown in az")
+        page.wait_for_selector('body:not([data-sowing="yes"])')
+    page.emulate_media(reduced_motion="reduce")
+    play_out(page)
+    _speak(page, "en")
+    problems += _at_both_sizes(page, "game over in en")
     assert not problems, "\n".join(problems)
