@@ -8,7 +8,8 @@ demand (the "Read the board" button, the key b).  Online, the place in line is s
 server sends it.
 
 Every text the region takes is collected by a MutationObserver set up before the page's own scripts run, and every
-message the server sends by a wrapper round the page's WebSocket; what should have been said is worked out from
+message the server sends by a wrapper round the page's WebSocket (the browser edition's Worker's, by one round its
+Worker: the same game, said the same way, with its PDP-1 in the visitor's browser); what should have been said is worked out from
 those messages and the catalogues, and the two must be the same, sentence for sentence.  The key b is the check
 that nothing more is on its way: its board is said at once, after anything still gathered, so a sentence said
 twice (or late) would come before it."""
@@ -42,6 +43,13 @@ SPY = r"""
     constructor(...args) {
       super(...args);
       window.__sockets.push(this);
+      this.addEventListener("message", (e) => window.__got.push(JSON.parse(e.data)));
+    }
+  };
+  const RealWorker = window.Worker;  // the browser edition's page: the same messages, from its Worker
+  window.Worker = class extends RealWorker {
+    constructor(...args) {
+      super(...args);
       this.addEventListener("message", (e) => window.__got.push(JSON.parse(e.data)));
     }
   };
@@ -289,3 +297,39 @@ def test_the_place_in_line_is_said_once(browser_context, tmp_path, kalah_tape) -
         assert said[0] == line and len(said) == 2 and said[1].startswith(("Dołki PDP-1", "Plansza")), said
         assert other.locator("body.in-line").count() == 1
         other.close()
+
+
+def test_the_browser_edition_says_each_event_once(browser_edition, browser_page) -> None:
+    """The browser edition's page, its PDP-1 in a Worker: one live region, and a quick game said once each event,
+    in English and then, from a language switch on, in Polish; the board read on demand, once each."""
+    page = browser_page
+    page.add_init_script(SPY)
+    page.emulate_media(reduced_motion="reduce")
+    reads: set[int] = set()
+    page.goto(browser_edition + "/")
+    page.wait_for_selector("#languages button")  # (the Worker's hello drawn)
+    page.locator('[data-choice="quick"]').tap()
+    page.locator('[data-action="play"]').tap()
+    page.locator('[data-action="close-rules"]').tap()
+    _your_move(page)
+    _one_live_region(page)
+    english = 10**9
+    assert _said_so_far(page, english, reads) == ["Your move."]
+    _read_board(page, "en", "button", reads)
+    played: list[int] = []
+    _play(page, page.evaluate("kiosk.state.legal[0]"), played)
+    _your_move(page)
+    assert _said_so_far(page, english, reads)[1] == f"You played pit {played[0]}."
+    page.locator('[data-lang="pl"]').tap()
+    page.wait_for_function("document.documentElement.lang === 'pl'")
+    polish_from = page.evaluate("window.__got.length")
+    while page.evaluate("kiosk.state.phase") != "game_over":
+        _your_move(page)
+        _play(page, page.evaluate("kiosk.state.legal.at(-1)"), played)
+    page.wait_for_selector('body[data-phase="game_over"]')
+    expected = _said_so_far(page, polish_from, reads)
+    _read_board(page, "pl", "key", reads)
+    _one_live_region(page)
+    mine = [w for w in expected if w.startswith(("You played", "Grasz z dołka"))]
+    assert mine == [f"You played pit {played[0]}."] + [f"Grasz z dołka {pit}." for pit in played[1:]], (mine, played)
+    assert expected[-1].startswith("PDP-1 ") and "Ty" in expected[-1], expected  # the score, in Polish, once
