@@ -32,6 +32,14 @@ level = 1
 """
 
 
+def asked_by_the_page(request) -> bool:
+    """Whether a request seen by Playwright is the page's own: not Chromium's look for the page's icon, which it
+    repeats when it likes (once as the first game began, once in a while from its cache), nor a ``blob:`` address
+    the page made itself (a record's link)."""
+    return not request.url.startswith("blob:") and not (request.resource_type == "other"
+                                                        and request.url.endswith("/static/pdp1.svg"))
+
+
 @contextlib.contextmanager
 def served_folder(folder: Path, settings: str, tape: Path | None = None) -> Iterator[str]:
     """build/web linked into ``folder`` with ``settings`` (and ``tape``, another tape of the game, in its

@@ -20,14 +20,15 @@ from tests.changed_tape import changed_game_tape
 from tests.exhibit.keyboard_game import play_by_keyboard, start_by_keyboard, tab_to
 from tests.exhibit.stopped_page import SAID, assert_stopped, look_problems
 from tests.kiosk.kiosk_page_checks import catalogue
-from tests.web.served_folder import QUICK, served_folder
+from tests.web.served_folder import QUICK, asked_by_the_page, served_folder
 
 FIRST_QUESTION_S = 60  # from opening the page (Pyodide's start on a loaded host) to the first question
 
 
 def _play_a_game(page, url: str, language: str, tmp_path: Path, bridge) -> None:
     asked: list[tuple[float, str]] = []
-    page.on("request", lambda request: asked.append((time.monotonic(), request.url)))
+    page.on("request", lambda request: asked.append((time.monotonic(), request.url))
+            if asked_by_the_page(request) else None)
     page.emulate_media(reduced_motion="reduce")  # each move's board at once: the game's keys are what is tested
     page.goto(url + "/")
     page.wait_for_selector("#languages button", timeout=FIRST_QUESTION_S * 1000)  # (the Worker's hello drew them)
@@ -58,9 +59,9 @@ def _play_a_game(page, url: str, language: str, tmp_path: Path, bridge) -> None:
     assert replayed.stdout.splitlines()[-1].endswith(", to the game's end")
 
     assert page.get_attribute("#about-browser", "hidden") is None
-    elsewhere = [asked_url for _, asked_url in asked if not asked_url.startswith((f"{url}/", "blob:", "data:"))]
+    elsewhere = [asked_url for _, asked_url in asked if not asked_url.startswith((f"{url}/", "data:"))]
     assert not elsewhere, f"asked of another origin: {elsewhere}"
-    late = [asked_url for at, asked_url in asked if at > first_question and not asked_url.startswith("blob:")]
+    late = [asked_url for at, asked_url in asked if at > first_question]
     assert not late, f"asked for after the first question: {late}"
 
 

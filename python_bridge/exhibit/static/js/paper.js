@@ -2,6 +2,9 @@
 // the sheet whole on (re)connection and then what is typed, each piece with its place on the sheet.
 
 const KEEP = 20000, TRIM_AT = 40000;  // characters: the sheet keeps its last pages
+// The typewriter's typeface asked for as the page opens, not when the PDP-1 types its first line: the browser
+// edition's page asks for nothing after its first question (the font came just then, when the game began).
+document.fonts.load('1em "GNU Typewriter"').catch(() => {});
 let sheet = { game: -1, base: 0, text: "" };
 
 export const text = () => sheet.text;
