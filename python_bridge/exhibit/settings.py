@@ -324,6 +324,26 @@ def front_end_sections(text: str, own: str) -> tuple[dict, dict]:
     return data, section
 
 
+def toml_string(value: str) -> str:
+    """``value`` as a TOML basic string, whole (``toml_text`` shortens what it quotes back to an operator)."""
+    return '"' + "".join(_TOML_ESCAPES.get(c) or (f"\\u{ord(c):04X}" if is_control(c) else c) for c in value) + '"'
+
+
+def game_sections_text(game: GameSettings) -> str:
+    """``game``'s ``[game]`` and ``[choices]`` as a file holds them, which ``game_settings`` reads back the same.
+
+    Why: a front end that hands its game on to another's file -- the online server writes the browser edition's
+    ``settings.toml`` from its own, so that its visitors' browsers play the levels it checks their records at."""
+    variants = [name for name, attribute in VARIANT_NAMES.items() if getattr(game.variants, attribute)]
+    return (f"[game]\npits = {game.pits}\nseeds = {game.seeds}\nlevel = {game.level}\n"
+            f"variants = {_toml_names(variants)}\nfirst = {toml_string(game.first)}\n"
+            f"[choices]\ngames = {_toml_names(game.games)}\nstrengths = {_toml_names(game.strengths)}\n")
+
+
+def _toml_names(values: list[str] | tuple[str, ...]) -> str:
+    return "[" + ", ".join(toml_string(v) for v in values) + "]"
+
+
 def game_settings(data: dict, base: Path = Path(".")) -> GameSettings:
     """The game's settings from a parsed file's ``[game]`` and ``[choices]`` (other sections are not read)."""
     del base  # (no game setting names a file)

@@ -26,7 +26,7 @@ from ..exhibit.game_session import ENDED
 from ..exhibit.messages import MAX_MESSAGE_BYTES, ClientMessage
 from ..exhibit.page import STATIC_DIR, page_html
 from ..exhibit.web_guard import guarded_app, listen
-from .browser_records import RecordIntake, serve_folder
+from .browser_records import RECORDS, RecordIntake, serve_folder
 from .game import OnlineGame, saved_game, well_formed
 from .lobby import Full
 from .settings import OnlineSettings
@@ -235,7 +235,7 @@ def build_app(site: Site) -> web.Application:
                       wasm=browser)
     online = OnlineApp(site)
     if browser:  # the visitors' browsers run the PDP-1: its folder is the site's page
-        serve_folder(app)
+        serve_folder(app, site.settings)
     else:
         app.router.add_get("/", online.index)
     app.router.add_get("/health", online.health)
@@ -243,7 +243,7 @@ def build_app(site: Site) -> web.Application:
     app.router.add_get("/games/{game}/record.txt", online.record)
     app.router.add_get("/games/{game}/paper.svg", online.paper)
     if browser:
-        app.router.add_post("/records", RecordIntake(site).receive)
+        app.router.add_post(f"/{RECORDS}", RecordIntake(site).receive)
     if not site.settings.metrics_port:  # else on a port of its own (``serve``)
         app.router.add_get("/metrics", site.metrics.handler)
     app.router.add_static("/static/", STATIC_DIR)

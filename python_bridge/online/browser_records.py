@@ -1,6 +1,11 @@
 """The browser edition at the server: its folder served (``make web``'s build/web), and ``POST /records``, the record
 of a game played in a visitor's browser, checked by the reference, then kept.
 
+The folder's own ``settings.toml`` is not served: the page is given one of the site's (``edition_settings``), its
+pace, game and choices -- so that its visitors' browsers play the levels the records are checked at -- and
+``records``, which tells the page to send each finished game's record here (a static host's folder has none, and
+its page sends nothing).
+
 Why a server at all for the browser edition: its PDP-1 runs in the visitor's browser, so the site's
 records (``/games/ID/record.txt``, ``online stats``, ``/metrics``) learn of a game only when its page sends
 the record.  A page can be edited, so nothing it sends is believed: ``checking.records`` plays the moves
@@ -19,16 +24,18 @@ from pathlib import Path
 from aiohttp import web
 
 from ..checking.records import CheckedRecord, RecordRefused, check_record
-from ..exhibit.settings import STRENGTH_CHOICES
+from ..exhibit.settings import STRENGTH_CHOICES, game_sections_text, toml_string
 from ..machine.wasm_port import WEB_FOLDER
 from .game import new_game_id
+from .settings import OnlineSettings
 from .site import Site
 from .store import StoreError
 
 FOLDER = WEB_FOLDER  # make web writes it
 # the folder's own files at its top, each with its type (a Worker's module must be JavaScript, WebAssembly wasm)
 FILES = {"worker.mjs": "text/javascript", "machine.mjs": "text/javascript", "pdp1.mjs": "text/javascript",
-         "pdp1.wasm": "application/wasm", "python.zip": "application/zip", "settings.toml": "text/plain"}
+         "pdp1.wasm": "application/wasm", "python.zip": "application/zip"}
+RECORDS = "records"  # where the pages send their records: POST /records, named relative to the page (as it is served)
 MAX_RECORD_BYTES = 256 * 1024  # a whole game with its paper is a few kilobytes
 CHECKS_WAITING = 64  # records waiting for a check at once; more are told to come back
 HEADING = "online game {id} (played in the visitor's browser)"
@@ -91,13 +98,27 @@ def folder_problem(folder: Path = FOLDER) -> str | None:
     return f"{folder / missing[0]} is missing: make web writes the browser edition's folder" if missing else None
 
 
-def serve_folder(app: web.Application, folder: Path = FOLDER) -> None:
+def edition_settings(settings: OnlineSettings) -> str:
+    """The browser edition's ``settings.toml`` as this site serves it: the site's pace, accessibility contact, game
+    and choices, and ``records`` (``browser.settings`` reads it in the visitor's Worker)."""
+    return (f"# the online server's: its pace, game and choices, and its POST /records for each finished game\n"
+            f"[browser]\npace = {toml_string(settings.pace)}\n"
+            f"accessibility_contact = {toml_string(settings.accessibility_contact)}\nrecords = {toml_string(RECORDS)}\n"
+            + game_sections_text(settings.game))
+
+
+def serve_folder(app: web.Application, settings: OnlineSettings, folder: Path = FOLDER) -> None:
     """The browser edition's page and files on ``app``, as a static host serves them: ``/`` its page, then its
-    Worker, machine, Pyodide and the project's Python (the page's own files under ``/static/``)."""
+    Worker, machine, Pyodide and the project's Python (the page's own files under ``/static/``), and the site's
+    own ``settings.toml`` (``edition_settings``: never kept in a visitor's cache, the site's settings may change)."""
     page = (folder / "index.html").read_text(encoding="utf-8")
+    edition = edition_settings(settings)
 
     async def index(request: web.Request) -> web.Response:
         return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def settings_file(request: web.Request) -> web.Response:
+        return web.Response(text=edition, content_type="text/plain", headers={"Cache-Control": "no-store"})
 
     def file(name: str, kind: str):
         async def serve(request: web.Request) -> web.FileResponse:
@@ -105,6 +126,7 @@ def serve_folder(app: web.Application, folder: Path = FOLDER) -> None:
         return serve
 
     app.router.add_get("/", index)
+    app.router.add_get("/settings.toml", settings_file)
     for name, kind in FILES.items():
         app.router.add_get(f"/{name}", file(name, kind))
     app.router.add_static("/pyodide/", folder / "pyodide")
