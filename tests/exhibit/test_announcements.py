@@ -8,9 +8,9 @@ demand (the "Read the board" button, the key b).  Online, the place in line is s
 server sends it.
 
 Every text the region takes is collected by a MutationObserver set up before the page's own scripts run, and every
-message the server sends by a wrapper round the page's WebSocket (the browser edition's Worker's, by one round its
-Worker: the same game, said the same way, with its PDP-1 in the visitor's browser); what should have been said is worked out from
-those messages and the catalogues, and the two must be the same, sentence for sentence.  The key b is the check
+message the server sends by a wrapper round the page's WebSocket (the browser edition's, its PDP-1 in the visitor's
+browser, by one round its Worker); what should have been said is worked out from those messages and the
+catalogues, and the two must be the same, sentence for sentence.  The key b is the check
 that nothing more is on its way: its board is said at once, after anything still gathered, so a sentence said
 twice (or late) would come before it."""
 

@@ -1,8 +1,9 @@
 """What the zoom needs of the exhibit's page (WCAG 2.2 AA), in Debian's Chromium on a real online server: text
 grows with the browser's zoom (1.4.4: 200 % is emulated as a window of half the CSS size at two device pixels a CSS
 pixel, and sizes are compared in device pixels), at each step from 100 % on; and at 320 CSS px wide (1280 at 400 %)
-nothing is cut off and the page scrolls down only (1.4.10).  The first also on the browser edition (``site_url``).  (A file of its own beside ``test_page_vision``, so that
-two test workers share the page's longest checks.)"""
+nothing is cut off and the page scrolls down only (1.4.10); the first on the browser edition's page too
+(``site_url``).  (A file of its own beside ``test_page_vision``, so that two test workers share the page's longest
+checks.)"""
 
 from __future__ import annotations
 
