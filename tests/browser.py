@@ -6,7 +6,8 @@ Why one Chromium a worker: starting Chromium costs about a CPU-second, and some 
 context a test keeps them as apart as a browser each.  Why over the DevTools protocol rather than one
 Playwright for the session: Playwright's synchronous API holds an event loop while it is started, and the
 tests that speak to a server through asyncio need theirs; so each test file starts Playwright, connects to
-the worker's Chromium, and stops Playwright at its end.
+the worker's Chromium, and stops Playwright at its end.  ``strict_page``: a page under its own
+Content-Security-Policy (the others set it aside), with ``until`` to wait on it.
 """
 
 from __future__ import annotations
@@ -112,6 +113,40 @@ def browser_context(connected_browser):
         yield context
     finally:
         context.close()
+
+
+# every violation a document reports, as the listener and the console say it
+LISTEN = """document.addEventListener('securitypolicyviolation',
+  (e) => window.cspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));"""
+
+
+@pytest.fixture
+def strict_page(connected_browser):
+    """A page of the worker's Chromium in a context that keeps the page's policy (the other tests' set it aside:
+    ``BYPASS_CSP``), with every violation any of its documents reports from then on, and its console's CSP
+    errors, in ``page.violations``; no ``wait_for_function`` here (its ``eval`` is what the policy forbids)."""
+    context = connected_browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    try:
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        seen: list[str] = []
+        page.expose_function("cspViolation", lambda said: seen.append(said))
+        page.add_init_script(LISTEN)
+        page.on("console", lambda m: seen.append(m.text) if "Content Security Policy" in m.text else None)
+        page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
+        page.violations = seen  # type: ignore[attr-defined]
+        yield page
+    finally:
+        context.close()
+
+
+def until(page, expression: str, timeout: float = 20) -> None:
+    """Wait until ``expression`` is true in the page, asking it from outside (DevTools' evaluation, which the
+    page's policy does not govern) every 50 ms."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"never true: {expression} (violations: {getattr(page, 'violations', [])})"
+        time.sleep(0.05)
 
 
 @pytest.fixture

@@ -6,10 +6,12 @@ server -- no store, no lease, no waiting line.  The page and its protocol are th
 (``exhibit.messages``); its messages come through the Worker instead of a WebSocket.  This module is the
 session's owner, as ``online.game`` is on a server: it answers the messages a server's app answers before a
 game (``choose``, ``play``, ``language``, ``touch``), starts each game on the machine, and at each game's end
-gives the page its record in the one record format (``driver.game_records``) for the visitor to keep and for
-a site that asks for it (``POST /records``, checked again there).  A cross-check mismatch stops the game as a
-server stops it: the session's ``mismatch`` phase on the page, the report in the browser's console, and the
-stopped game's record offered all the same (the museum's evidence, should the visitor send it).
+gives the page its record in the one record format (``driver.game_records``) for the visitor to keep and, on a
+site that keeps its visitors' records (``records``: its ``settings.toml``'s), for the page to send it there
+(``POST /records``, checked again there).  A cross-check mismatch stops the game as a server stops it: the
+session's ``mismatch`` phase on the page, the report in the browser's console, and the stopped game's record
+offered all the same (the museum's evidence, should the visitor send it), but not sent to the site: it keeps
+finished games, and the reference would refuse this one.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ class PageGame:
     """The session's owner in a Worker: ``post`` sends the page a message, ``receive`` waits for the page's."""
 
     def __init__(self, config: GameSettings, post: Callable[[dict], None], receive: Callable[[float], str | None],
-                 log: logging.Logger, transport: Transport) -> None:
+                 log: logging.Logger, transport: Transport, records: str = "") -> None:
         self.config = config
+        self.records = records  # where the page sends each record (a path on its own site), "" when nowhere
         self.post = post
         self.log = log
         self.playing = False  # a game runs on the machine
@@ -128,7 +131,8 @@ class PageGame:
                               fields=(("language", self.session.language),
                                       *((key, str(value)) for key, value in chose if value is not None)),
                               transcript=self.session.snapshot()["paper"]["text"])
-        self.post({"type": "record", "game": self.session.game_no, "text": record.text()})
+        message = {"type": "record", "game": self.session.game_no, "text": record.text()}
+        self.post({**message, "send_to": self.records} if self.records and result != STOPPED else message)
 
     # -- the session's owner (exhibit.session_owner.SessionOwner) ---------------------------------------------------
     def beat(self) -> None:

@@ -4,7 +4,9 @@ Why so little here: the game is the exhibit's session with its one driver (``pag
 SIMH as WebAssembly (``machine.wasm_simh``, reached through ``pyodide_port``), and the checks are the
 reference's, as on a server.  This joins them to the Worker's JavaScript (the module ``kalah_page`` it
 registers): the page's messages are waited for through Pyodide's ``run_sync`` (the Worker's event loop runs
-meanwhile, so a visitor who thinks costs nothing), and the session's go to the page as they are made.
+meanwhile, so a visitor who thinks costs nothing), and the session's go to the page as they are made (a finished
+game's record with where the page sends it, on a site that keeps records: the page sends it, not this Worker,
+since only the page can still send one as the visitor leaves).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ..exhibit.settings import ConfigError
 from ..machine.wasm_simh import WasmSimh
 from .page_game import PageGame
 from .pyodide_port import PyodidePort
-from .settings import browser_settings
+from .settings import browser_settings, records_path
 
 
 def main() -> None:
@@ -38,8 +40,9 @@ def main() -> None:
         return WasmSimh(config, timeout=timeout, port=PyodidePort(kalah_page.new_machine()))
 
     try:
-        settings = browser_settings(str(kalah_page.settings))
+        text = str(kalah_page.settings)
+        settings, records = browser_settings(text), records_path(text)
     except ConfigError as bad:
         post({"type": "failed", "reason": str(bad)})
         return
-    PageGame(settings, post, receive, log, transport=machine).run()
+    PageGame(settings, post, receive, log, transport=machine, records=records).run()

@@ -6,7 +6,6 @@ docs/online.md giving the same headers for a static host."""
 from __future__ import annotations
 
 import re
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from python_bridge.exhibit.web_guard import security_headers
+from tests.browser import until
 from tests.kiosk.kiosk_support import KioskServer, write_config
 from tests.online.online_support import YOUR_MOVE, OnlineServer, write_settings
 
@@ -25,9 +25,6 @@ MUSEUM = "https://museum.example"
 # the page's own origin, and nothing else, for everything it loads or connects to (its socket: connect-src)
 OWN_ORIGIN_ONLY = {"default-src": "'none'", "script-src": "'self'", "style-src": "'self'", "font-src": "'self'",
                    "img-src": "'self'", "connect-src": "'self'", "base-uri": "'none'", "form-action": "'none'"}
-# every violation a document reports, as the listener and the console say it
-LISTEN = """document.addEventListener('securitypolicyviolation',
-  (e) => window.cspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));"""
 
 
 def answer(url: str, host: str | None = None) -> tuple[int, dict[str, str]]:
@@ -67,35 +64,6 @@ def test_every_answer_of_both_servers_carries_the_security_headers(tmp_path, kal
         assert_headers(server.url, MUSEUM)
     with KioskServer(write_config(tmp_path / "kiosk")) as kiosk:
         assert_headers(kiosk.url, "'none'")
-
-
-@pytest.fixture
-def strict_page(connected_browser):
-    """A page of the worker's Chromium in a context that keeps the page's policy (the other tests' set it aside:
-    ``tests.browser``), with every violation any of its documents reports from then on, and its console's CSP
-    errors, in ``page.violations``; no ``wait_for_function`` here (its ``eval`` is what the policy forbids)."""
-    context = connected_browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
-    try:
-        context.set_default_timeout(20_000)
-        page = context.new_page()
-        seen: list[str] = []
-        page.expose_function("cspViolation", lambda said: seen.append(said))
-        page.add_init_script(LISTEN)
-        page.on("console", lambda m: seen.append(m.text) if "Content Security Policy" in m.text else None)
-        page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
-        page.violations = seen  # type: ignore[attr-defined]
-        yield page
-    finally:
-        context.close()
-
-
-def until(page, expression: str, timeout: float = 20) -> None:
-    """Wait until ``expression`` is true in the page, asking it from outside (DevTools' evaluation, which the
-    page's policy does not govern) every 50 ms."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"never true: {expression} (violations: {getattr(page, 'violations', [])})"
-        time.sleep(0.05)
 
 
 def play_a_move(page) -> None:
