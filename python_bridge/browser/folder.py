@@ -39,6 +39,8 @@ PYTHON_PACKAGES = ("python_bridge", "tools")
 LEFT_OUT = ("__pycache__", "static", "fonts")  # folders of the packages the Worker never reads (the page has them)
 SETTINGS = """# The browser edition's settings: read by the visitor's browser when the page opens.
 # [browser] pace: "1960" (the PDP-1 thinks and types at 1960 speed) or "fast".
+# [browser] records: where the page sends each finished game's record, a path on its own site ("records");
+#   left out on a static host (the online server of the browser edition serves a settings.toml of its own).
 # [game] and [choices]: as the online exhibit's (docs/online.md).
 [browser]
 pace = "1960"
