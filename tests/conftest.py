@@ -47,19 +47,20 @@ LONG_FILES = (
     "test_cluster.py",  # 61, waits (0.25): PostgreSQL and HAProxy, servers killed, stopped and hung
     "test_online_layout.py",  # 14, busy (0.7): the same on phones and a tablet
     "test_page_defects.py",  # 38, busy (0.6)
-    "test_page_zoom.py",  # 12, busy (0.8): the page zoomed at four steps and reflowed at 320 px
+    "test_page_zoom.py",  # 15, busy (0.8): the page zoomed at four steps and reflowed at 320 px, both editions
     "test_runner.py",  # 37, waits (0.2): the kiosk's idle countdown, watchdog, killed emulators
     "test_axe_screens.py",  # 22, both (0.5): a game and a server's loss on two more screens
     "test_browser.py",  # 56, both (0.4): a whole game at the kiosk, the PDP-1 thinking paced
-    "test_axe.py",  # 22, both (0.45): a game and a server's loss at two sizes
+    "test_axe.py",  # 33, both (0.5): a game and a server's loss at two sizes; the browser edition's states
     "test_browser_edition.py",  # 32, busy: Pyodide and SIMH as WebAssembly in Chromium, a whole game, a mismatch
     "test_online_waiting.py",  # 35, waits (0.1): a game left idle, a 1960-pace game stopped
     "test_deploy_online.py",  # 30, waits: online-cluster stopped as make stops it, after faults
     "test_level_contract.py",  # 14, busy
     "test_macro_generative.py",  # 10, busy (1.2: macro1 beside it)
-    "test_announcements.py",  # 18
+    "test_announcements.py",  # 24: the kiosk's game, the line, the browser edition's game
     "test_hostile.py",  # 21, waits (0.25)
-    "test_keyboard_and_dialogs.py",  # 17
+    "test_keyboard_and_dialogs.py",  # 21
+    "test_browser_records.py",  # 16, busy: the browser edition's page sending its records to a server
     "test_fast_prove.py",  # 13, busy
     "test_soak.py",  # 22, waits
     "test_online_backup.py",  # 16
