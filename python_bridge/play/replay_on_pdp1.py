@@ -5,7 +5,7 @@ Why: ``replay`` checks a record by the reference's rules, but a record claims mo
 PDP-1 running the program tape made its moves.  A record the browser edition offers was made on a machine in
 a visitor's browser, and a page can be edited.  So the record's game is played again on the real program tape
 (``build/kalah.rim``) read into Debian's ``pdp1``, at full speed, through the one game driver
-(``driver.GameDriver``: the read-in, the cross-check of every move with the reference, its restore policy and
+(``driver.driver.GameDriver``: the read-in, the cross-check of every move with the reference, its restore policy and
 timeouts, the emulator closed however the game ends).  This module adds only what a record brings: a
 ``Visitor`` that types the record's moves for the person who played them, and a ``FrontEnd`` that holds each
 move the PDP-1 types against the record's.  A record that stops before its game's end (a visitor who left) is
