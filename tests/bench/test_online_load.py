@@ -30,6 +30,9 @@ def test_a_small_ramp_prints_a_row_a_step_and_the_capacity(kalah_tape) -> None:
     assert lines[4].startswith("capacity: ")
 
 
+# (two clusters of PostgreSQL, HAProxy and servers, 50 s of a test worker between them: make test-slow runs them,
+# and make figures FIGURES=online-cluster,online-failover runs the commands in full)
+@pytest.mark.slow
 def test_past_one_host_the_same_table_twice_with_shares_and_costs(kalah_tape) -> None:
     """``--servers 2``: one server on SQLite, then two on PostgreSQL behind HAProxy, in one run: the same rows,
     and under each of the two servers' the shares of the games and HAProxy's and PostgreSQL's costs."""
@@ -48,6 +51,7 @@ def test_past_one_host_the_same_table_twice_with_shares_and_costs(kalah_tape) ->
     assert lines[-1].startswith("capacity: ")
 
 
+@pytest.mark.slow
 def test_a_visitors_server_killed_is_timed_to_the_next_question(kalah_tape) -> None:
     done = subprocess.run([sys.executable, "-m", "python_bridge", "bench-online", "--servers", "2", "--kills", "2"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)

@@ -8,6 +8,7 @@ from tests.kiosk.kiosk_page_checks import (
     CONTRAST,
     look_through,
 )
+from tests.web.served_folder import HELLO_MS
 
 LANGUAGES = ("en", "pl", "tl", "az")
 YOUR_MOVE = 'body[data-mode="visitor"][data-phase="your_turn"] #bottom-row .pit.legal'
@@ -53,7 +54,7 @@ class Window:
         # the server's first word drawn (its hello: the language buttons): the page's HTML starts in attract mode, so
         # the play button shows before it (measured then, the choices were not there yet; the status line had no text
         # yet and was missing from a walk's sizes, once under load)
-        page.wait_for_selector("#languages button")
+        page.wait_for_selector("#languages button", timeout=HELLO_MS)
         page.wait_for_function("document.getElementById('status').textContent.trim() !== ''")
         page.wait_for_function("document.fonts.status === 'loaded'")
         return page

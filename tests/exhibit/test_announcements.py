@@ -24,6 +24,7 @@ import pytest
 from tests.kiosk.kiosk_page_checks import catalogue
 from tests.kiosk.test_browser import _server, _your_move
 from tests.online.online_support import OnlineServer, start_in_browser, write_settings
+from tests.web.served_folder import HELLO_MS
 
 pytestmark = pytest.mark.simh
 
@@ -307,7 +308,7 @@ def test_the_browser_edition_says_each_event_once(browser_edition, browser_page)
     page.emulate_media(reduced_motion="reduce")
     reads: set[int] = set()
     page.goto(browser_edition + "/")
-    page.wait_for_selector("#languages button")  # (the Worker's hello drawn)
+    page.wait_for_selector("#languages button", timeout=HELLO_MS)  # (the Worker's hello drawn)
     page.locator('[data-choice="quick"]').tap()
     page.locator('[data-action="play"]').tap()
     page.locator('[data-action="close-rules"]').tap()

@@ -15,6 +15,7 @@ import pytest
 from tests.browser import play_out
 from tests.exhibit.axe_check import axe_findings, axe_problems, axe_version
 from tests.online.online_support import YOUR_MOVE, OnlineServer, start_in_browser, write_settings
+from tests.web.served_folder import HELLO_MS
 
 pytestmark = pytest.mark.simh
 
@@ -83,7 +84,7 @@ def test_no_violation_in_the_browser_editions_states(browser_edition, browser_pa
     page = browser_page
     page.emulate_media(reduced_motion="reduce")  # (the moves drawn at once, but those judged as they are sown)
     page.goto(browser_edition + "/")
-    page.wait_for_selector("#languages button")  # (the Worker's hello drawn)
+    page.wait_for_selector("#languages button", timeout=HELLO_MS)  # (the Worker's hello drawn)
     problems = _at_both_sizes(page, "before play in en")
     _speak(page, "pl")
     page.locator('[data-action="about"]').tap()

@@ -32,6 +32,7 @@ from tests.exhibit.keyboard_game import (
 )
 from tests.kiosk.kiosk_page_checks import catalogue
 from tests.kiosk.test_browser import _server
+from tests.web.served_folder import HELLO_MS
 
 pytestmark = pytest.mark.simh
 
@@ -210,7 +211,7 @@ def test_the_cards_are_modal_dialogs_online_and_in_the_browser_edition(site_url,
     in the visitor's own browser as SIMH 3.8.1 compiled to WebAssembly: a paragraph a screen reader reaches)."""
     page = browser_page
     page.goto(site_url + "/")
-    page.wait_for_selector("#languages button")  # (the server's or the Worker's hello drawn)
+    page.wait_for_selector("#languages button", timeout=HELLO_MS)  # (the server's or the Worker's hello drawn)
     browser_edition = page.evaluate("document.body.dataset.edition === 'browser'")
     tab_to(page, '[data-action="play"]')
     page.keyboard.press("Enter")

@@ -13,6 +13,9 @@ from python_bridge.exhibit.web_guard import free_port
 from python_bridge.machine.wasm_port import WEB_FOLDER
 
 BUILT = WEB_FOLDER
+# How long a test waits for the browser edition's Worker to say hello: Pyodide's start, 2.5 s on a quiet host (a
+# second visit 0.4 s), took over 20 s (the tests' default wait) on a host running the whole suite beside it
+HELLO_MS = 60_000
 QUICK = """[browser]
 pace = "fast"
 [game]
