@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -23,7 +24,7 @@ from ..reference.notation import NotationError, format_position, parse_position
 from ..reference.rules import ENDED, NORTH, SOUTH, Position
 from ..reference.search import SearchResult
 from .front_panel import PanelSettings
-from .simh import FULL_SPEED, PERIOD_RATE, BreakpointReached, Closing, MachineConfig, Simh, SimhError, SimhTimeout
+from .simh import FULL_SPEED, BreakpointReached, Closing, MachineConfig, Simh, SimhError
 from .tapes import SOURCE_FOLDER, TAPES
 from .wasm_simh import WasmSimh
 
@@ -278,17 +279,23 @@ class KalahMachine(Closing):
         self.config = config
         self.sim = transport(config, timeout=timeout)
         try:
+            self.tape = tape or ensure_tape(program=program)  # the tape read in
             self.sim.set_switches(panel.switches())
             self.sim.set_test_word(panel.test_word())
             for address in breakpoints:  # before read-in: the program may reach them at once
                 self.sim.command(f"break {address:o}")
-            self.sim.read_in(tape or ensure_tape(program=program))
+            self.sim.read_in(self.tape)
         except BaseException:
             self.sim.close()
             raise
 
     def close(self) -> None:
         self.sim.close()
+
+    def symbols(self) -> dict[str, int]:
+        """The symbol table of the tape read in (label -> address): the program's own, or the one beside a
+        tape given by name."""
+        return program_symbols(self.program, None if self.tape == self.program.tape else self.tape)
 
     def set_panel(self, panel: PanelSettings) -> None:
         """Change switches and test word while the program runs: stop, deposit, continue."""
@@ -324,7 +331,19 @@ class KalahMachine(Closing):
 
 
 _LINE = re.compile(r"([^\r\n]*)\r\n")
+RUBOUT = "\x7f"  # the DEL key (machine.diagnostic's DEL): SIMH delivers it as backspace, and echoes a backspace
+_LINE_END = re.compile(r"\r\n")
+_SYNC_ANSWER = re.compile(r"\r\nerror\r\n")  # the echo of an empty line's carriage return, and its answer
 DEPTH_LINE = "depth "  # a line of the analysis tape's d n: more lines follow
+
+
+def simh_echo(keys: str) -> str:
+    """What SIMH's typewriter prints as it takes ``keys`` (carriage returns aside: each echoes as CR LF).
+
+    Every key is echoed as it is polled, delivered to the program or not, a rubout as a backspace
+    (``pdp1_stddev.c``, ``tti_svc``); the run-mode terminal edits no output.
+    """
+    return keys.replace(RUBOUT, "\b")
 
 
 @dataclass(frozen=True)
@@ -369,6 +388,12 @@ class DiagnosticConsole:
     loop that SIMH runs at full speed, a whole core spent while the caller
     works out what to type next.  Safe for the keys: the line answered came
     after any ``cont`` and the keyboard flush that goes with it.
+
+    Nothing here depends on how quickly the host runs the simulator: a key is
+    typed only where it cannot be lost (``sync``), every key typed is answered
+    once, and an answer is taken only right after SIMH's echo of its own line
+    (``ask``), so an answer can never be credited to the wrong line, however
+    late it comes.
     """
 
     def __init__(self, machine: KalahMachine) -> None:
@@ -376,33 +401,67 @@ class DiagnosticConsole:
             raise ValueError("the diagnostic console needs sense switch 6 (panel.diagnostic)")
         self.machine = machine
         self.sim = machine.sim
+        self._reach_the_keyboard_loop()
         self.sync()
 
-    def sync(self, attempts: int = 20) -> None:
-        """Make sure the program is reading commands: an empty line is answered ``error``.
+    def _reach_the_keyboard_loop(self) -> None:
+        """Let the program just read in run on to its keyboard loop (stopped there by a breakpoint), then go on.
 
-        Right after read-in (or ``cont``) SIMH flushes pending input and the
-        program forgets keys typed before it reads a line, so the empty line
-        is retried until the answer comes.  The wait is long enough for the
-        typewriter to type the answer at the machine's speed, so a retried
-        line is never answered twice.
+        Why: on its way to the loop the program forgets the keys typed so far
+        (``forget``, at the diagnostic mode's start), and a key it forgot is
+        echoed but never answered.  Retrying an unanswered line after a wait
+        cannot tell a forgotten key from a late answer on a busy host: the
+        late answer then came as well, one answer too many, and every later
+        line was credited with the answer to the line before it.  Stopped in
+        the loop, the program has forgotten all it will forget.
         """
-        wait = 0.25 + 8 * self.machine.config.tto_time / PERIOD_RATE  # eight characters at the 1960 pace
-        for _ in range(attempts):
-            self.sim.type("\r")
-            try:
-                self.sim.expect(re.compile(r"error\r\n"), timeout=wait)
-            except SimhTimeout:
-                continue
-            self.sim.suspend()
-            return
-        raise ProtocolError("the PDP-1 does not answer in diagnostic mode", self.sim.tail())
+        sim, loop = self.sim, self.machine.symbols()["gc1"]
+        sim.wait_gone_on(time.monotonic() + sim.timeout)  # a ^E typed before SIMH has gone on is flushed
+        try:
+            sim.stop()
+        except BreakpointReached as stopped:  # the caller's own breakpoint, on the way to the loop
+            raise ProtocolError(f"the PDP-1 stopped at {stopped.pc:o} before it read a command", sim.tail()) \
+                from None
+        sim.set_breakpoint(loop)
+        try:
+            sim.cont()
+            stop = sim.wait_for_stop()
+            if not (isinstance(stop, BreakpointReached) and stop.pc == loop):
+                raise ProtocolError(f"the PDP-1 does not reach its keyboard loop in diagnostic mode: {stop}",
+                                    sim.tail())
+        finally:
+            sim.clear_breakpoint(loop)
+        sim.cont()
+
+    def sync(self) -> None:
+        """Make sure the program is reading commands, and read past whatever it typed before: an empty line,
+        typed once, is answered ``error``.
+
+        Called once the program is in its keyboard loop (it waited there
+        before a stop, or ``__init__`` brought it there), so the only way to
+        lose the key is SIMH's flush of pending input as it goes on after
+        ``cont``: the key waits for that, however long the host takes, and
+        is never typed again.  (A key typed again after a wait is answered
+        twice when the first answer was merely late.)
+        """
+        self.sim.wait_gone_on(time.monotonic() + self.sim.timeout)
+        self.sim.type("\r")
+        self.sim.expect(_SYNC_ANSWER)
+        self.sim.suspend()
 
     def ask(self, line: str, timeout: float | None = None) -> DiagnosticAnswer:
         """Type one command line and return the program's answer: one line, or the analysis tape's
-        deepening's lines (``depth ...`` each, then its last line), joined by newlines."""
+        deepening's lines (``depth ...`` each, then its last line), joined by newlines.
+
+        The answer is the output right after SIMH's echo of this very line; anything else before the
+        echo (an answer nobody asked for, keys lost) raises ProtocolError instead of being taken for
+        the answer: the caller then ``sync``s.
+        """
         self.sim.type(line + "\r")
-        self.sim.expect(re.compile(r"\r\n"), timeout)  # SIMH's echo of the carriage return
+        echoed, _ = self.sim.expect_output(_LINE_END, timeout)  # SIMH's echo of the carriage return
+        if echoed != simh_echo(line):
+            raise ProtocolError(f"typed {line!r}, but the output before the answer is {echoed!r}: "
+                                "an answer to another line, or keys lost", self.sim.tail())
         lines = [self.sim.expect(_LINE, timeout).group(1)]
         while lines[-1].startswith(DEPTH_LINE):
             lines.append(self.sim.expect(_LINE, timeout).group(1))

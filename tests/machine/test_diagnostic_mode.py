@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import threading
+import time
 
 import pytest
 
 from python_bridge.checking.fuzz import generate, run_fuzz
 from python_bridge.machine.diagnostic import DEL, DiagnosticModel
 from python_bridge.machine.front_panel import PanelSettings
-from python_bridge.machine.kalah_program import ANALYSIS, CoreBoard, DiagnosticConsole, KalahMachine, program_symbols
+from python_bridge.machine.kalah_program import (
+    ANALYSIS,
+    CoreBoard,
+    DiagnosticConsole,
+    KalahMachine,
+    ProtocolError,
+    program_symbols,
+)
 from python_bridge.reference.notation import format_position
 from python_bridge.reference.rules import Position, Variants, play, start_position
 
@@ -122,6 +133,58 @@ def test_the_brief_form_answers_a_move_with_equals_and_leaves_the_position_in_co
             console.sync()
             assert core.holds(model.position), (line, core.position(3))
         assert answers == ["=", "=", "error", "ok", "="] and model.position.over
+
+
+STALL = 0.5  # seconds the host keeps the simulator from running: longer than any wait for an answer once was
+
+
+def _stalled_once(console: DiagnosticConsole) -> threading.Timer:
+    """The next keys typed on ``console`` reach a ``pdp1`` the host does not run for STALL seconds (a busy host's
+    worst, made certain: the process is stopped before the keys are sent, so it cannot answer them sooner)."""
+    sim = console.sim
+    pid = sim.pid
+    wake = threading.Timer(STALL, lambda: os.kill(pid, signal.SIGCONT))
+    real_type = sim.type
+
+    def type_on_a_busy_host(keys: str) -> None:
+        del sim.type  # once
+        sim.wait_gone_on(time.monotonic() + 5)  # SIMH's flush after cont is over: the keys are not lost to it
+        os.kill(pid, signal.SIGSTOP)
+        real_type(keys)
+        wake.start()
+
+    sim.type = type_on_a_busy_host  # type: ignore[method-assign]
+    return wake
+
+
+def test_a_late_answer_to_sync_is_answered_once_and_never_taken_for_a_later_line(kalah_tape) -> None:
+    """A host too busy to run the simulator for a while after sync's empty line: the line is answered once, late,
+    and the lines after it get their own answers.  (sync once typed the line again after a quarter of a second;
+    both were answered, and every later line was credited with the answer to the line before it.)"""
+    with KalahMachine(PanelSettings(pits=3, seeds=2, diagnostic=True)) as machine:
+        console = DiagnosticConsole(machine)
+        machine.set_panel(PanelSettings(pits=3, seeds=2, variants=Variants(empty_capture=True), diagnostic=True))
+        wake = _stalled_once(console)
+        try:
+            console.sync()
+        finally:
+            wake.join()
+        assert console.ask("p 2 2 2 0 2 2 2 0 s").text == "ok"
+        assert console.ask("m 3").text == "= 2 2 0 1 3 2 2 0 n"
+        assert console.ask("m 9").text == "error"
+
+
+def test_an_answer_nobody_asked_for_is_never_taken_for_the_next_line(console: DiagnosticConsole) -> None:
+    """Output before the echo of the line typed (here the answer to a stray empty line) is refused, not
+    returned as that line's answer; sync then reads past it."""
+    console.machine.set_panel(PanelSettings(diagnostic=True))
+    console.sync()
+    console.sim.type("\r")  # answered error, and nobody reads that answer
+    with pytest.raises(ProtocolError, match="output before the answer"):
+        console.ask("p 4 4 4 4 4 4 0 4 4 4 4 4 4 0 s")
+    console.sync()
+    assert console.ask("p 4 4 4 4 4 4 0 4 4 4 4 4 4 0 s").text == "ok"
+    assert console.ask("m 3").text == "= 4 4 0 5 5 5 1 4 4 4 4 4 4 0 s"
 
 
 def test_differential_fuzz_against_the_reference(kalah_tape) -> None:
