@@ -41,6 +41,7 @@ def _play_a_game(page, url: str, language: str, tmp_path: Path, bridge) -> None:
     moves = play_by_keyboard(page)
     page.wait_for_selector('body[data-phase="game_over"]')
     assert moves >= 2 and "game over." in page.inner_text("#paper")
+    assert page.locator("#choices h3:visible").count() == 0  # (none offered here: no heading over nothing)
 
     words = catalogue(language)
     page.wait_for_selector("#download:not([hidden])")

@@ -327,7 +327,7 @@ function buildChoices() {
   if (!state || !state.choices) return;
   const c = state.choices;
   for (const [box, names, what] of [["game-choices", c.games, "game"], ["strength-choices", c.strengths, "strength"]]) {
-    const el = $(box);
+    const el = $(box); el.parentElement.hidden = names.length === 0;  // (none offered: no heading over nothing)
     if (el.dataset.built !== names.join(",")) {
       el.dataset.built = names.join(",");
       el.replaceChildren(...names.map((n) => choiceButton(n, what)));
