@@ -35,10 +35,8 @@ class PageInbox(queue.Queue):
             except queue.Empty:
                 pass
             left = 3600.0 if forever else max(0.0, deadline - time.monotonic())
-            raw = self._receive(left)  # (a look, at least, even when not waiting: the page is always heard)
-            if raw is not None:
-                self._deliver(raw)
-            elif not forever and time.monotonic() >= deadline:
+            heard = self.hear(left)  # (a look, at least, even when not waiting: the page is always heard)
+            if not heard and not forever and time.monotonic() >= deadline:
                 raise queue.Empty
 
     def hear(self, seconds: float) -> bool:

@@ -25,6 +25,7 @@ from ..driver.game_records import (
     states_an_end,
 )
 from ..driver.search_pool import Decision, reference_decision
+from ..machine.transcript import FIRST_PLAYERS
 from ..reference.game import Game
 from ..reference.rules import NORTH, SOUTH, Position, Variants
 
@@ -64,7 +65,7 @@ def check_record(text: str, levels: frozenset[int] | None = None,
     if levels is not None and level not in levels:
         offered = ", ".join("auto" if n == 0 else str(n) for n in sorted(levels))
         raise RecordRefused(f"the record's level {saved.level} is not one this site plays (it plays {offered})")
-    if saved.first not in ("you", PDP1, "both"):
+    if saved.first not in FIRST_PLAYERS:
         raise RecordRefused("the record does not say who moved first (first: you, pdp-1 or both)")
     if not states_an_end(saved.result):
         raise RecordRefused(f"the record is of no finished game (result: {saved.result})")

@@ -133,6 +133,7 @@ VARIANT_WORDS = {
 _SETTINGS = re.compile(r"(\d) (pits?), (\d) (seeds?), level (\d+|auto)\.")
 _WITH = re.compile(r"with (.+)\.")
 _FIRST = {"you move first.": "you", "the pdp-1 moves first.": "pdp-1", "the pdp-1 plays both sides.": "both"}
+FIRST_PLAYERS = tuple(_FIRST.values())  # who moves first, as a title (and a record's ``first:``) says it
 _TOP = re.compile(r" (pdp-1|north|south|you)((?:  ?\d{1,2})+)")
 _STORES = re.compile(r" +(\d{1,2}) +(\d{1,2})")
 _BOTTOM = re.compile(r"      ((?:  ?\d{1,2})+)  (pdp-1|north|south|you)")

@@ -22,16 +22,15 @@ from ..driver.game_records import RecordError, SavedGame
 from ..driver.pacing import Pacer
 from ..driver.wording import count
 from ..machine.front_panel import PanelSettings
-from ..machine.transcript import Complaint, Event, Move, Prompt, Swap
+from ..machine.transcript import FIRST_PLAYERS, Complaint, Event, Move, Prompt, Swap
 from ..reference.game import Game
 from ..reference.notation import SWAP
 from ..reference.search_limits import MAX_DEPTH
+from .terminal import silence_timeout
 
 MACHINE = "Debian's pdp1 (SIMH 3.8.1)"
 VISITOR = "you"  # how the typewriter names the visitor; every other player (pdp-1, south, north) is the PDP-1
-FIRST_WORDS = (VISITOR, "pdp-1", "both")
 SWAP_KEY = "s"  # what a visitor types to swap ("your move, or s to swap?")
-SILENCE_TIMEOUT, DEEP_SILENCE_TIMEOUT, DEEP_LEVEL = 30.0, 1800.0, 13  # play's: a deep level thinks for minutes
 
 
 class RecordDiffers(RecordError):
@@ -119,7 +118,7 @@ def panel_of(saved: SavedGame) -> PanelSettings:
 
     RecordError for a record the program cannot be set for: who moved first not said (an old record with no
     title on its paper), a level beyond the program's frames."""
-    if saved.first not in FIRST_WORDS:
+    if saved.first not in FIRST_PLAYERS:
         raise RecordError("the record does not say who moved first (first: you, pdp-1 or both), so the PDP-1 "
                           "cannot play it again (--no-pdp1 checks it by the reference alone)")
     title = saved.title
@@ -138,8 +137,7 @@ def replay_on_pdp1(saved: SavedGame) -> MachineReplay:
     front = RecordFront(list(saved.moves))
     both_sides = saved.first == "both"
     visitor = None if both_sides else RecordedVisitor(list(saved.moves))
-    silence = DEEP_SILENCE_TIMEOUT if panel.depth >= DEEP_LEVEL else SILENCE_TIMEOUT
-    with GameDriver(panel, front, visitor, Pacer(), silence_timeout=silence) as driver:
+    with GameDriver(panel, front, visitor, Pacer(), silence_timeout=silence_timeout(panel.depth)) as driver:
         try:
             finished = driver.play_game().end is not None
         except _RecordPlayed:

@@ -46,6 +46,11 @@ WHEEL = "|/-\\"
 SILENCE_TIMEOUT, DEEP_SILENCE_TIMEOUT, DEEP_LEVEL = 30.0, 1800.0, 13
 
 
+def silence_timeout(depth: int) -> float:
+    """The silence after which the emulator at ``depth`` counts as hung (``play``'s and ``replay``'s)."""
+    return DEEP_SILENCE_TIMEOUT if depth >= DEEP_LEVEL else SILENCE_TIMEOUT
+
+
 @dataclass
 class EchoFilter:
     """Writes the typewriter to the terminal, leaving out SIMH's echo of keys the terminal already showed."""
@@ -223,9 +228,8 @@ def play_at_terminal(panel: PanelSettings, records: Path) -> int:
               f"  (^ a switch up, a one; . down.  test word {panel.test_word():06o} in octal: "
               f"{count(panel.pits, 'pit')}, {count(panel.seeds, 'seed')}, level {panel.depth or 'auto'})\n"
               "reading the Kalah tape in...  (type a pit number and Enter; Ctrl-D or Ctrl-C to leave)\n")
-    silence = DEEP_SILENCE_TIMEOUT if panel.depth >= DEEP_LEVEL else SILENCE_TIMEOUT
     driver = GameDriver(panel, TerminalFront(echo, spinner), TerminalVisitor(echo), Pacer(),
-                        silence_timeout=silence, sleep_while_choosing=True)
+                        silence_timeout=silence_timeout(panel.depth), sleep_while_choosing=True)
     status = 0
     playing = False  # a game begun and not yet saved
     try:
