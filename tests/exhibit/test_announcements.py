@@ -209,6 +209,19 @@ def _play(page, pit: int, played: list[int]) -> None:
     page.wait_for_function(f"kiosk.state.turn > {turn} || kiosk.state.phase === 'game_over'")
 
 
+def _to_the_end_in_polish(page, pit: str, played: list[int], polish_from: int, reads: set[int]) -> list[str]:
+    """The game played to its end (``pit``: which of the page's legal pits each time), then the board read
+    by its key in Polish and the one live region checked; what was said since ``polish_from``."""
+    while page.evaluate("kiosk.state.phase") != "game_over":
+        _your_move(page)
+        _play(page, page.evaluate(f"kiosk.state.{pit}"), played)
+    page.wait_for_selector('body[data-phase="game_over"]')
+    expected = _said_so_far(page, polish_from, reads)
+    _read_board(page, "pl", "key", reads)
+    _one_live_region(page)
+    return expected
+
+
 def test_a_game_is_said_once_each_event_in_the_visitors_language(browser_page, tmp_path, kalah_tape) -> None:
     page = browser_page
     page.add_init_script(SPY)
@@ -251,13 +264,7 @@ def test_a_game_is_said_once_each_event_in_the_visitors_language(browser_page, t
         _said_so_far(page, polish_from, reads)  # "one moment", once, for the dropped connection
         _read_board(page, "pl", "button", reads)  # (its board alone: the hello said nothing again)
 
-        while page.evaluate("kiosk.state.phase") != "game_over":
-            _your_move(page)
-            _play(page, page.evaluate("kiosk.state.legal[0]"), played)
-        page.wait_for_selector('body[data-phase="game_over"]')
-        expected = _said_so_far(page, polish_from, reads)
-        _read_board(page, "pl", "key", reads)
-        _one_live_region(page)
+        expected = _to_the_end_in_polish(page, "legal[0]", played, polish_from, reads)
         result = page.evaluate("kiosk.state.result")
         texts = page.evaluate("window.__said")
 
@@ -324,13 +331,7 @@ def test_the_browser_edition_says_each_event_once(browser_edition, browser_page)
     page.locator('[data-lang="pl"]').tap()
     page.wait_for_function("document.documentElement.lang === 'pl'")
     polish_from = page.evaluate("window.__got.length")
-    while page.evaluate("kiosk.state.phase") != "game_over":
-        _your_move(page)
-        _play(page, page.evaluate("kiosk.state.legal.at(-1)"), played)
-    page.wait_for_selector('body[data-phase="game_over"]')
-    expected = _said_so_far(page, polish_from, reads)
-    _read_board(page, "pl", "key", reads)
-    _one_live_region(page)
+    expected = _to_the_end_in_polish(page, "legal.at(-1)", played, polish_from, reads)
     mine = [w for w in expected if w.startswith(("You played", "Grasz z dołka"))]
     assert mine == [f"You played pit {played[0]}."] + [f"Grasz z dołka {pit}." for pit in played[1:]], (mine, played)
     assert expected[-1].startswith("PDP-1 ") and "Ty" in expected[-1], expected  # the score, in Polish, once
