@@ -29,7 +29,7 @@ from typing import Iterator
 
 from ..exhibit.page import STATIC_DIR, page_html
 from ..machine.kalah_program import GAME, ensure_tape, symbols_beside
-from ..machine.wasm_port import WEB_FOLDER
+from ..machine.wasm_port import WEB_FOLDER, WEB_SCRIPTS
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
@@ -53,7 +53,7 @@ def write_folder(out: Path) -> list[Path]:
     if missing:
         raise FileNotFoundError(f"{missing[0]} is missing: make web builds it (and set-up installs Pyodide)")
     written = [_page(out), *_static(out), _module(out)]
-    for name in ("worker.mjs", "python_start.mjs", "machine.mjs"):
+    for name in WEB_SCRIPTS:
         written.append(_copy(WEB / name, out / name))
     written += [_copy(PYODIDE / name, out / "pyodide" / name) for name in PYODIDE_FILES]
     written.append(_python(out / "python.zip"))

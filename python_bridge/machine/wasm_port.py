@@ -26,6 +26,8 @@ from .simh_process import _die_with_parent
 ROOT = Path(__file__).resolve().parents[2]
 WEB_FOLDER = ROOT / "build" / "web"  # what make web writes: the browser edition's folder, its emulator in it
 WEB_MODULE = WEB_FOLDER / "pdp1.js"
+# the Worker's own modules, copied from web/ to the folder's top by make web (and served there by the online server)
+WEB_SCRIPTS = ("worker.mjs", "python_start.mjs", "machine.mjs")
 NODE_BRIDGE = ROOT / "web" / "node_machine.mjs"
 NODE = "/usr/bin/node"
 ANSWER_TIMEOUT = 120.0  # seconds for one answer: the longest run a command may ask for (2e9 instructions) and then some

@@ -25,7 +25,7 @@ from aiohttp import web
 
 from ..checking.records import CheckedRecord, RecordRefused, check_record
 from ..exhibit.settings import STRENGTH_CHOICES, game_sections_text, toml_string
-from ..machine.wasm_port import WEB_FOLDER
+from ..machine.wasm_port import WEB_FOLDER, WEB_SCRIPTS
 from .game import new_game_id
 from .settings import OnlineSettings
 from .site import Site
@@ -33,8 +33,8 @@ from .store import StoreError
 
 FOLDER = WEB_FOLDER  # make web writes it
 # the folder's own files at its top, each with its type (a Worker's module must be JavaScript, WebAssembly wasm)
-FILES = {"worker.mjs": "text/javascript", "python_start.mjs": "text/javascript", "machine.mjs": "text/javascript",
-         "pdp1.mjs": "text/javascript", "pdp1.wasm": "application/wasm", "python.zip": "application/zip"}
+FILES = {**dict.fromkeys(WEB_SCRIPTS, "text/javascript"), "pdp1.mjs": "text/javascript",
+         "pdp1.wasm": "application/wasm", "python.zip": "application/zip"}
 RECORDS = "records"  # where the pages send their records: POST /records, named relative to the page (as it is served)
 MAX_RECORD_BYTES = 256 * 1024  # a whole game with its paper is a few kilobytes
 CHECKS_WAITING = 64  # records waiting for a check at once; more are told to come back
